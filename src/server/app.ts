@@ -1,0 +1,159 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { serveStatic } from '@hono/node-server/serve-static'
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { HTTPException } from 'hono/http-exception'
+import { secureHeaders } from 'hono/secure-headers'
+import { isClientRoute } from '../shared/paths'
+import { CLIENT_IP_HEADER } from './auth/auth'
+import type { AppDeps, AppEnv } from './context'
+import { accountRoutes } from './features/account/account.routes'
+import { clientLogRoutes } from './features/client-log/client-log.routes'
+import { configRoutes } from './features/config/config.routes'
+import { devOutboxRoutes } from './features/dev-outbox/dev-outbox.routes'
+import { healthRoutes } from './features/health/health.routes'
+import { getClientIp } from './lib/client-ip'
+import { AppError, errorBody } from './lib/errors'
+
+/** Request bodies above this are refused with 413 before any handler reads them. */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/** The JSON API. Its type is the RPC contract the front end's client is built from. */
+function createApiRoutes() {
+  return new Hono<AppEnv>()
+    .route('/health', healthRoutes)
+    .route('/config', configRoutes)
+    .route('/account', accountRoutes)
+    .route('/client-log', clientLogRoutes)
+    .route('/dev/outbox', devOutboxRoutes)
+}
+
+export type AppType = ReturnType<typeof createApiRoutes>
+
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>()
+
+  app.use(async (c, next) => {
+    c.set('deps', deps)
+    c.set('db', deps.database.db)
+    c.set('logger', deps.logger)
+    await next()
+  })
+
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  )
+
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AppError('PAYLOAD_TOO_LARGE', 'Request body is larger than 1 MB')
+      },
+    }),
+  )
+
+  app.on(['GET', 'POST'], '/api/auth/*', async (c) => {
+    // Better Auth reads the caller's IP (for its rate limits) from a header; set it from the
+    // socket here and drop whatever the client sent under that name.
+    const headers = new Headers(c.req.raw.headers)
+    headers.delete(CLIENT_IP_HEADER)
+    const ip = getClientIp(c)
+    if (ip) headers.set(CLIENT_IP_HEADER, ip)
+    const request = new Request(c.req.raw, { headers })
+    const response = await deps.auth.handler(request)
+    if (response.status === 404 && !response.headers.get('content-type')?.includes('json')) {
+      throw new AppError('NOT_FOUND', `No API route ${c.req.method} ${c.req.path}`)
+    }
+    return response
+  })
+
+  // OpenID-style location of the keys that verify Mailrow's JWTs.
+  app.get('/.well-known/jwks.json', async () => {
+    const keys = await deps.auth.api.getJwks()
+    return Response.json(keys, { headers: { 'cache-control': 'public, max-age=300' } })
+  })
+
+  const api = createApiRoutes()
+  app.route('/api', api)
+
+  app.all('/api/*', (c) => {
+    const allowed = allowedMethods(app, c.req.path)
+    if (allowed.length > 0) {
+      c.header('Allow', allowed.join(', '))
+      throw new AppError('METHOD_NOT_ALLOWED', `Method ${c.req.method} is not allowed on ${c.req.path}`)
+    }
+    throw new AppError('NOT_FOUND', `No API route ${c.req.method} ${c.req.path}`)
+  })
+
+  if (deps.webRoot && existsSync(join(deps.webRoot, 'index.html'))) mountSpa(app, deps.webRoot)
+
+  app.notFound((c) => c.json(errorBody('NOT_FOUND', 'Not found'), 404))
+
+  app.onError((error, c) => {
+    if (error instanceof AppError) return c.json(errorBody(error.code, error.message), error.status)
+    if (error instanceof HTTPException) {
+      const status = error.status
+      const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 401 ? 'UNAUTHORIZED' : status < 500 ? 'VALIDATION' : 'INTERNAL'
+      const message = /json/i.test(error.message) ? 'Malformed JSON in request body' : error.message || 'Bad request'
+      return c.json(errorBody(code, message), status)
+    }
+    c.var.logger.error({ err: error, path: c.req.path }, 'unhandled error')
+    return c.json(errorBody('INTERNAL', 'Something went wrong on our side. Please try again.'), 500)
+  })
+
+  return app
+}
+
+/** Methods registered for a path under /api, to tell 405 from 404. */
+function allowedMethods(app: Hono<AppEnv>, path: string): string[] {
+  const methods = new Set<string>()
+  for (const route of app.routes) {
+    if (route.method === 'ALL' || !route.path.startsWith('/api/')) continue
+    const pattern = new RegExp(
+      `^${route.path
+        .replace(/\/$/, '')
+        .split('/')
+        .map((part) => (part.startsWith(':') ? '[^/]+' : part === '*' ? '.*' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/')}/?$`,
+    )
+    if (pattern.test(path)) methods.add(route.method)
+  }
+  return [...methods]
+}
+
+/** Serves the built SPA: hashed assets cached for a year, index.html for client routes. */
+function mountSpa(app: Hono<AppEnv>, webRoot: string) {
+  const indexHtml = readFileSync(join(webRoot, 'index.html'), 'utf8')
+  app.use(
+    '/assets/*',
+    serveStatic({
+      root: webRoot,
+      onFound: (_path, c) => {
+        c.header('Cache-Control', 'public, max-age=31536000, immutable')
+      },
+    }),
+  )
+  app.use('*', serveStatic({ root: webRoot, index: '' }))
+  app.get('*', (c) => {
+    c.header('Cache-Control', 'no-cache')
+    if (isClientRoute(c.req.path)) return c.html(indexHtml)
+    // The SPA renders the 404 page; the status tells crawlers and logs the truth.
+    c.var.logger.warn({ path: c.req.path }, 'unknown route requested')
+    return c.html(indexHtml, 404)
+  })
+}

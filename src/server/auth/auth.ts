@@ -1,0 +1,158 @@
+import { passkey } from '@better-auth/passkey'
+import { betterAuth } from 'better-auth'
+import { drizzleAdapter } from 'better-auth/adapters/drizzle'
+import { APIError, createAuthMiddleware } from 'better-auth/api'
+import { jwt, twoFactor } from 'better-auth/plugins'
+import { loginSchema, signupCredentialsSchema } from '../../shared/contracts/auth'
+import type { Db } from '../db/client'
+import * as schema from '../db/schema'
+import type { Env } from '../env'
+import type { Mailer } from '../features/mail/mailer'
+import type { Logger } from '../lib/logger'
+import { hashPassword, verifyPassword } from './password'
+
+/** The request header carrying the caller's IP, set by the app from the socket (never the client). */
+export const CLIENT_IP_HEADER = 'x-mailrow-client-ip'
+
+export type AuthRateLimits = {
+  /** Requests per window (seconds) for the sign-in, sign-up and other sensitive endpoints. */
+  signIn: { window: number; max: number }
+  signUp: { window: number; max: number }
+  twoFactor: { window: number; max: number }
+  passwordReset: { window: number; max: number }
+}
+
+export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = {
+  signIn: { window: 60, max: 10 },
+  signUp: { window: 600, max: 10 },
+  twoFactor: { window: 60, max: 10 },
+  passwordReset: { window: 600, max: 5 },
+}
+
+export type AuthDeps = {
+  db: Db
+  env: Pick<Env, 'APP_URL' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET'>
+  secret: string
+  mailer: Mailer
+  logger: Logger
+  rateLimits?: AuthRateLimits
+}
+
+export function createAuth({ db, env, secret, mailer, logger, rateLimits = DEFAULT_AUTH_RATE_LIMITS }: AuthDeps) {
+  const appUrl = new URL(env.APP_URL)
+  return betterAuth({
+    appName: 'Mailrow',
+    baseURL: env.APP_URL,
+    basePath: '/api/auth',
+    secret,
+    trustedOrigins: [appUrl.origin],
+    database: drizzleAdapter(db, {
+      provider: 'pg',
+      schema: {
+        user: schema.users,
+        session: schema.sessions,
+        account: schema.accounts,
+        verification: schema.verifications,
+        twoFactor: schema.twoFactors,
+        passkey: schema.passkeys,
+        jwks: schema.jwks,
+        rateLimit: schema.rateLimits,
+      },
+    }),
+    user: {
+      additionalFields: {
+        // Read-only for the user: a plan only changes through billing, never through sign-up input.
+        plan: { type: 'string', required: false, defaultValue: 'free', input: false },
+      },
+    },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 6,
+      maxPasswordLength: 128,
+      // Spec §4: after sign-up the user signs in. With auto sign-in off, Better Auth also answers a
+      // sign-up for a taken address exactly like a new one, so the form leaks no accounts.
+      autoSignIn: false,
+      password: { hash: hashPassword, verify: verifyPassword },
+      resetPasswordTokenExpiresIn: 60 * 60,
+      revokeSessionsOnPasswordReset: true,
+      async sendResetPassword({ user, url }) {
+        await mailer.send({
+          to: user.email,
+          subject: 'Reset your Mailrow password',
+          text: `Someone asked to reset the password of your Mailrow account.\n\nChoose a new password here (the link works for one hour):\n${url}\n\nIf it wasn't you, ignore this email; your password stays as it is.`,
+        })
+      },
+      async onExistingUserSignUp({ user }) {
+        await mailer.send({
+          to: user.email,
+          subject: 'Someone tried to create a Mailrow account with your email',
+          text: `Someone tried to sign up for Mailrow with ${user.email}, which already has an account.\n\nIf it was you, sign in at ${env.APP_URL}/login or reset your password there.\nIf it wasn't, you can ignore this email.`,
+        })
+      },
+    },
+    socialProviders:
+      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? {
+            google: {
+              clientId: env.GOOGLE_CLIENT_ID,
+              clientSecret: env.GOOGLE_CLIENT_SECRET,
+              prompt: 'select_account',
+            },
+          }
+        : {},
+    session: {
+      // httpOnly cookie sessions kept in the database; used sessions slide forward daily.
+      expiresIn: 60 * 60 * 24 * 7,
+      updateAge: 60 * 60 * 24,
+    },
+    rateLimit: {
+      enabled: true,
+      storage: 'database',
+      window: 60,
+      max: 300,
+      customRules: {
+        '/sign-in/email': rateLimits.signIn,
+        '/sign-up/email': rateLimits.signUp,
+        '/two-factor/verify-totp': rateLimits.twoFactor,
+        '/two-factor/verify-backup-code': rateLimits.twoFactor,
+        '/request-password-reset': rateLimits.passwordReset,
+        '/reset-password': rateLimits.passwordReset,
+      },
+    },
+    advanced: {
+      cookiePrefix: 'mailrow',
+      useSecureCookies: appUrl.protocol === 'https:',
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      defaultCookieAttributes: { sameSite: 'lax', httpOnly: true },
+    },
+    logger: {
+      log(level, message, ...args) {
+        logger[level]({ args }, `auth: ${message}`)
+      },
+    },
+    telemetry: { enabled: false },
+    hooks: {
+      // The forms' zod schemas are the server's rules too: what the form rejects, the API rejects.
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === '/sign-up/email') {
+          const result = signupCredentialsSchema.safeParse(ctx.body)
+          if (!result.success) throw new APIError('BAD_REQUEST', { message: result.error.issues[0]?.message })
+          return { context: { body: { ...ctx.body, ...result.data, name: ctx.body?.name || result.data.email.split('@')[0] } } }
+        }
+        if (ctx.path === '/sign-in/email') {
+          const result = loginSchema.safeParse(ctx.body)
+          if (!result.success) throw new APIError('BAD_REQUEST', { message: result.error.issues[0]?.message })
+          return { context: { body: { ...ctx.body, ...result.data } } }
+        }
+      }),
+    },
+    plugins: [
+      twoFactor({ issuer: 'Mailrow' }),
+      passkey({ rpID: appUrl.hostname, rpName: 'Mailrow', origin: appUrl.origin }),
+      jwt({ jwks: { keyPairConfig: { alg: 'EdDSA', crv: 'Ed25519' } } }),
+    ],
+  })
+}
+
+export type Auth = ReturnType<typeof createAuth>
+export type AuthSession = Auth['$Infer']['Session']

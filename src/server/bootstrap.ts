@@ -1,0 +1,29 @@
+import { fileURLToPath } from 'node:url'
+import { createAuth, type AuthRateLimits } from './auth/auth'
+import { openDatabase, type Database } from './db/client'
+import type { Env } from './env'
+import { createOutboxMailer, createSmtpMailer, type Mailer } from './features/mail/mailer'
+import { createApp } from './app'
+import type { AppDeps } from './context'
+import { createLogger, type Logger } from './lib/logger'
+import { resolveAppSecret } from './secret'
+
+export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url))
+
+/** Opens the database, applies migrations and wires the app's dependencies. */
+export async function buildDeps(
+  env: Env,
+  options: { logger?: Logger; database?: Database; mailer?: Mailer; rateLimits?: AuthRateLimits; webRoot?: string } = {},
+): Promise<AppDeps> {
+  const logger = options.logger ?? createLogger(env.LOG_LEVEL)
+  const database = options.database ?? (await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR }))
+  await database.migrate()
+  const secret = resolveAppSecret(env.APP_SECRET, env.DATA_DIR)
+  const mailer =
+    options.mailer ??
+    (env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : createOutboxMailer(database.db, logger))
+  const auth = createAuth({ db: database.db, env, secret, mailer, logger, rateLimits: options.rateLimits })
+  return { database, auth, env, mailer, logger, webRoot: options.webRoot }
+}
+
+export { createApp }

@@ -1,0 +1,29 @@
+import type { Auth, AuthSession } from './auth/auth'
+import type { Database } from './db/client'
+import type { Db } from './db/client'
+import type { Env } from './env'
+import type { Mailer } from './features/mail/mailer'
+import type { Logger } from './lib/logger'
+
+/** Everything the HTTP app needs, built once by main.ts (or by a test). */
+export type AppDeps = {
+  database: Database
+  auth: Auth
+  env: Env
+  mailer: Mailer
+  logger: Logger
+  /** The caller's IP; by default read from the socket (or X-Forwarded-For with TRUST_PROXY). */
+  getClientIp?: (request: Request, connectionIp: string | undefined) => string | undefined
+  /** Folder of the built SPA; absent in API-only tests. */
+  webRoot?: string
+}
+
+export type AppEnv = {
+  Variables: {
+    deps: AppDeps
+    db: Db
+    logger: Logger
+    user: AuthSession['user']
+    session: AuthSession['session']
+  }
+}

@@ -1,0 +1,267 @@
+import { sql } from 'drizzle-orm'
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+import type { ParserType, Plan } from '../../shared/plans'
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
+const updatedAt = () =>
+  timestamp('updated_at', { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date())
+
+// ── Accounts (Better Auth tables; property names are the ones Better Auth expects) ──
+
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull().unique(),
+  emailVerified: boolean('email_verified').notNull().default(false),
+  image: text('image'),
+  /** free | starter | pro; anything else reads as free (toPlan). Never writable by the user. */
+  plan: text('plan').$type<Plan>().notNull().default('free'),
+  twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+})
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: text('id').primaryKey(),
+    token: text('token').notNull().unique(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.userId)],
+)
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    providerId: text('provider_id').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    idToken: text('id_token'),
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp('refresh_token_expires_at', { withTimezone: true }),
+    scope: text('scope'),
+    password: text('password'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('accounts_user_id_idx').on(t.userId)],
+)
+
+export const verifications = pgTable(
+  'verifications',
+  {
+    id: text('id').primaryKey(),
+    identifier: text('identifier').notNull(),
+    value: text('value').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('verifications_identifier_idx').on(t.identifier)],
+)
+
+export const twoFactors = pgTable(
+  'two_factors',
+  {
+    id: text('id').primaryKey(),
+    secret: text('secret').notNull(),
+    backupCodes: text('backup_codes').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    verified: boolean('verified').default(true),
+    failedVerificationCount: integer('failed_verification_count').default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  },
+  (t) => [index('two_factors_user_id_idx').on(t.userId), index('two_factors_secret_idx').on(t.secret)],
+)
+
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: text('id').primaryKey(),
+    name: text('name'),
+    publicKey: text('public_key').notNull(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credentialID: text('credential_id').notNull(),
+    counter: integer('counter').notNull(),
+    deviceType: text('device_type').notNull(),
+    backedUp: boolean('backed_up').notNull(),
+    transports: text('transports'),
+    aaguid: text('aaguid'),
+    createdAt: timestamp('created_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('passkeys_user_id_idx').on(t.userId),
+    index('passkeys_credential_id_idx').on(t.credentialID),
+  ],
+)
+
+export const jwks = pgTable('jwks', {
+  id: text('id').primaryKey(),
+  publicKey: text('public_key').notNull(),
+  privateKey: text('private_key').notNull(),
+  alg: text('alg'),
+  crv: text('crv'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
+})
+
+/** Better Auth's rate-limit counters, kept in the database so every server instance shares them. */
+export const rateLimits = pgTable('rate_limits', {
+  id: text('id').primaryKey(),
+  key: text('key').notNull().unique(),
+  count: integer('count').notNull(),
+  lastRequest: bigint('last_request', { mode: 'number' }).notNull(),
+})
+
+// ── Product tables (spec §3) ──
+
+/** One highlighted value from the training sample (spec §3 extraction_fields). */
+export type ExtractionField = {
+  name: string
+  value: string
+  /** Text around the highlight, so the engine can tell repeated values apart. */
+  context?: { before?: string; after?: string; occurrence?: number }
+  type?: 'text' | 'number' | 'money' | 'date' | 'email'
+}
+
+/** Where rows go (spec §3 destination_config). */
+export type DestinationConfig = {
+  type: 'new' | 'existing'
+  spreadsheetId: string
+  spreadsheetUrl: string
+  spreadsheetName?: string
+  parseHistorical: boolean
+}
+
+export const parsers = pgTable(
+  'parsers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    active: boolean('active').notNull().default(true),
+    filterFrom: text('filter_from'),
+    filterSubject: text('filter_subject'),
+    filterLabel: text('filter_label'),
+    extractionFields: jsonb('extraction_fields').$type<ExtractionField[]>().notNull().default([]),
+    destinationType: text('destination_type').$type<'google_sheets'>().notNull().default('google_sheets'),
+    destinationConfig: jsonb('destination_config').$type<DestinationConfig>(),
+    parserType: text('parser_type').$type<ParserType>().notNull().default('template'),
+    parseAttachments: boolean('parse_attachments').notNull().default(false),
+    /** Template learned from the sample; rebuilt whenever the fields change. */
+    trainingSample: jsonb('training_sample').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('parsers_user_id_created_at_idx').on(t.userId, t.createdAt.desc())],
+)
+
+/** Gmail / Sheets connection (spec §3). Tokens are AES-256-GCM ciphertext, never plain text. */
+export const connectedAccounts = pgTable(
+  'connected_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').$type<'gmail'>().notNull().default('gmail'),
+    accessToken: text('access_token').notNull(),
+    refreshToken: text('refresh_token').notNull().default(''),
+    accessTokenExpiresAt: timestamp('access_token_expires_at', { withTimezone: true }),
+    accountEmail: text('account_email').notNull(),
+    accountId: text('account_id').notNull(),
+    scopes: text('scopes').notNull().default(''),
+    /** connected | needs_reconnect; the reason is shown on the dashboard. */
+    status: text('status').$type<'connected' | 'needs_reconnect'>().notNull().default('connected'),
+    statusReason: text('status_reason'),
+    /** Gmail historyId the sync has reached. */
+    historyId: text('history_id'),
+    lastRefreshedAt: timestamp('last_refreshed_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('connected_accounts_user_provider_idx').on(t.userId, t.provider)],
+)
+
+export const PARSED_EMAIL_STATUSES = ['success', 'partial', 'failed', 'quota_exceeded', 'skipped'] as const
+export type ParsedEmailStatus = (typeof PARSED_EMAIL_STATUSES)[number]
+
+/** The ledger: one row per (parser, Gmail message), whatever retries or duplicate notifications happen. */
+export const parsedEmails = pgTable(
+  'parsed_emails',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    parserId: uuid('parser_id').references(() => parsers.id, { onDelete: 'set null' }),
+    gmailMessageId: text('gmail_message_id'),
+    emailSubject: text('email_subject'),
+    emailFrom: text('email_from'),
+    receivedAt: timestamp('received_at', { withTimezone: true }),
+    processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
+    status: text('status').$type<ParsedEmailStatus>().notNull(),
+    extractedData: jsonb('extracted_data').$type<Record<string, unknown>>(),
+    extractionMethod: text('extraction_method'),
+    error: text('error'),
+    timings: jsonb('timings').$type<Record<string, number>>(),
+    writtenToSheets: boolean('written_to_sheets').notNull().default(false),
+  },
+  (t) => [
+    index('parsed_emails_user_processed_idx').on(t.userId, t.processedAt.desc()),
+    index('parsed_emails_parser_processed_idx').on(t.parserId, t.processedAt.desc()),
+    uniqueIndex('parsed_emails_parser_message_idx')
+      .on(t.parserId, t.gmailMessageId)
+      .where(sql`${t.gmailMessageId} is not null`),
+  ],
+)
+
+/**
+ * Outgoing mail kept when no SMTP server is configured, shown on the development outbox page
+ * so password resets work on a laptop without a mail server.
+ */
+export const devOutbox = pgTable(
+  'dev_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('dev_outbox_created_at_idx').on(t.createdAt.desc())],
+)

@@ -1,0 +1,80 @@
+import { z } from 'zod'
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional()
+
+const optionalUrl = (protocols: RegExp, hint: string) =>
+  optionalString.refine((v) => v === undefined || (URL.canParse(v) && protocols.test(new URL(v).protocol)), {
+    error: `must be a ${hint} URL`,
+  })
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+
+/**
+ * Every setting Mailrow reads, validated once at start-up. Nothing else reads process.env.
+ * `.env.example` documents each key.
+ */
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    APP_URL: optionalUrl(/^https?:$/, 'http(s)'),
+    DATABASE_URL: optionalUrl(/^postgres(ql)?:$/, 'postgres://'),
+    DATA_DIR: z.string().trim().min(1).default('./data'),
+    APP_SECRET: optionalString.refine((v) => v === undefined || v.length >= 32, {
+      error: 'must be at least 32 characters',
+    }),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: booleanFlag,
+    RUN_WORKER: z
+      .enum(['true', 'false', ''])
+      .optional()
+      .transform((v) => v !== 'false'),
+    GOOGLE_CLIENT_ID: optionalString,
+    GOOGLE_CLIENT_SECRET: optionalString,
+    SMTP_URL: optionalUrl(/^smtps?:$/, 'smtp:// or smtps://'),
+    MAIL_FROM: z.string().trim().min(3).default('Mailrow <no-reply@mailrow.local>'),
+    AI_BASE_URL: optionalUrl(/^https?:$/, 'http(s)'),
+    AI_API_KEY: optionalString,
+    AI_MODEL_SMART: z.string().trim().min(1).default('gpt-4o-mini'),
+    AI_MODEL_FULL: z.string().trim().min(1).default('gpt-4o'),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.GOOGLE_CLIENT_ID ? 'GOOGLE_CLIENT_SECRET' : 'GOOGLE_CLIENT_ID'],
+        message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together',
+      })
+    }
+  })
+  .transform((env) => ({
+    ...env,
+    APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    /** No Google credentials: the app runs against the local Google emulator (demo mode). */
+    DEMO_MODE: !env.GOOGLE_CLIENT_ID,
+  }))
+
+export type Env = z.infer<typeof envSchema>
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'EnvError'
+  }
+}
+
+/** Parses the environment; throws an EnvError that names every bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source)
+  if (result.success) return result.data
+  throw new EnvError(
+    result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
+  )
+}

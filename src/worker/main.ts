@@ -1,0 +1,31 @@
+import { openDatabase } from '../server/db/client'
+import { EnvError, parseEnv } from '../server/env'
+import { createLogger } from '../server/lib/logger'
+import { startWorker } from './worker'
+
+/** `npm run worker`: job processing on its own, for scaling out next to the web servers. */
+async function main() {
+  const env = parseEnv(process.env)
+  if (!env.DATABASE_URL) {
+    console.error(
+      'npm run worker needs DATABASE_URL: embedded PGlite belongs to one process, so `npm start` runs the worker itself.',
+    )
+    process.exit(1)
+  }
+  const logger = createLogger(env.LOG_LEVEL)
+  const database = await openDatabase({ url: env.DATABASE_URL })
+  await database.migrate()
+  const worker = await startWorker({ database, logger })
+  const stop = async () => {
+    await worker.stop()
+    await database.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop())
+  process.on('SIGTERM', () => void stop())
+}
+
+main().catch((error) => {
+  console.error(error instanceof EnvError ? error.message : `Worker failed to start: ${String(error)}`)
+  process.exit(1)
+})

@@ -1,0 +1,5 @@
+import { purgeExpiredDataJob } from '../server/features/maintenance/maintenance.jobs'
+import type { JobDefinition } from './job'
+
+/** Every job the worker runs. Features add theirs here. */
+export const jobRegistry: JobDefinition[] = [purgeExpiredDataJob]
