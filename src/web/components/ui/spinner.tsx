@@ -1,0 +1,19 @@
+import { Loader2 } from 'lucide-react'
+import { cn } from '../../lib/utils'
+
+export function Spinner({ className, label = 'Loading' }: { className?: string; label?: string }) {
+  return (
+    <span role="status" aria-label={label} className="inline-flex">
+      <Loader2 className={cn('size-5 animate-spin text-muted-foreground', className)} aria-hidden />
+    </span>
+  )
+}
+
+/** Full-page spinner shown while the session check runs (spec §2). */
+export function PageSpinner() {
+  return (
+    <div className="flex min-h-screen items-center justify-center">
+      <Spinner className="size-8" label="Checking your session" />
+    </div>
+  )
+}

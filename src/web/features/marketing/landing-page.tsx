@@ -1,0 +1,4 @@
+// Placeholder being filled in; see the foundation issue.
+export function LandingPage() {
+  return <main className="p-8">Landing</main>
+}

@@ -1,0 +1,25 @@
+import tailwindcss from '@tailwindcss/vite'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+
+const apiTarget = `http://localhost:${process.env.API_PORT ?? '3001'}`
+
+export default defineConfig({
+  root: 'src/web',
+  publicDir: 'public',
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: '../../dist/web',
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    port: Number(process.env.PORT ?? 3000),
+    strictPort: true,
+    // In development the API runs beside Vite (npm run dev); the browser sees one origin.
+    proxy: {
+      '/api': { target: apiTarget, changeOrigin: false },
+      '/.well-known': { target: apiTarget, changeOrigin: false },
+    },
+  },
+})
