@@ -11,6 +11,7 @@ import type { AppDeps, AppEnv } from './context'
 import { accountRoutes } from './features/account/account.routes'
 import { clientLogRoutes } from './features/client-log/client-log.routes'
 import { configRoutes } from './features/config/config.routes'
+import { dashboardRoutes } from './features/dashboard/dashboard.routes'
 import { devOutboxRoutes } from './features/dev-outbox/dev-outbox.routes'
 import { healthRoutes } from './features/health/health.routes'
 import { getClientIp } from './lib/client-ip'
@@ -25,6 +26,7 @@ function createApiRoutes() {
     .route('/health', healthRoutes)
     .route('/config', configRoutes)
     .route('/account', accountRoutes)
+    .route('/dashboard', dashboardRoutes)
     .route('/client-log', clientLogRoutes)
     .route('/dev/outbox', devOutboxRoutes)
 }

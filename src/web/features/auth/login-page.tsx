@@ -1,4 +1,137 @@
-// Placeholder being filled in; see the foundation issue.
+import { zodResolver } from '@hookform/resolvers/zod'
+import { Fingerprint } from 'lucide-react'
+import { useState } from 'react'
+import { useForm, type FieldErrors } from 'react-hook-form'
+import { Link, useNavigate } from 'react-router'
+import { toast } from 'sonner'
+import type { z } from 'zod'
+import { loginSchema } from '../../../shared/contracts/auth'
+import { paths } from '../../../shared/paths'
+import { Button } from '../../components/ui/button'
+import { FieldError } from '../../components/ui/form-error'
+import { Input } from '../../components/ui/input'
+import { Label } from '../../components/ui/label'
+import { authClient, authErrorMessage } from '../../lib/auth-client'
+import { AuthLayout } from './components/auth-layout'
+import { GoogleButton } from './components/google-button'
+import { signInWithGoogle } from './sign-in-with-google'
+
+type LoginForm = z.input<typeof loginSchema>
+const FIELD_ORDER = ['email', 'password'] as const
+
+/** Spec §5: only the first validation message is shown. */
+function firstError(errors: FieldErrors<LoginForm>) {
+  const field = FIELD_ORDER.find((name) => errors[name])
+  return field ? { field, message: errors[field]?.message ?? '' } : undefined
+}
+
 export function LoginPage() {
-  return <main className="p-8">Login</main>
+  const navigate = useNavigate()
+  const [isPasskeyBusy, setPasskeyBusy] = useState(false)
+  const form = useForm<LoginForm, unknown, z.output<typeof loginSchema>>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: '', password: '' },
+  })
+  const shown = firstError(form.formState.errors)
+  const isSubmitting = form.formState.isSubmitting
+
+  const onValid = async (values: z.output<typeof loginSchema>) => {
+    const { data, error } = await authClient.signIn.email(values)
+    if (error) {
+      toast.error('Login Failed', { description: authErrorMessage(error, 'Invalid email or password') })
+      return
+    }
+    if (data && 'twoFactorRedirect' in data && data.twoFactorRedirect) {
+      navigate(paths.twoFactor)
+      return
+    }
+    toast.success('Welcome back!')
+    navigate(paths.dashboard, { replace: true })
+  }
+
+  const onInvalid = (errors: FieldErrors<LoginForm>) => {
+    const first = firstError(errors)
+    if (first) toast.error('Validation Error', { description: first.message })
+  }
+
+  const onGoogle = async () => {
+    if (!(await signInWithGoogle())) {
+      toast.error('Error', { description: 'Failed to sign in with Google. Please contact support if this continues.' })
+    }
+  }
+
+  const onPasskey = async () => {
+    setPasskeyBusy(true)
+    const result = await authClient.signIn.passkey().catch((error: unknown) => ({ error: error as { message?: string } }))
+    setPasskeyBusy(false)
+    if (result?.error) {
+      toast.error('Login Failed', { description: authErrorMessage(result.error, 'Passkey sign-in was cancelled') })
+      return
+    }
+    toast.success('Welcome back!')
+    navigate(paths.dashboard, { replace: true })
+  }
+
+  return (
+    <AuthLayout
+      title="Welcome back"
+      description="Sign in to your Mailrow account"
+      footer={
+        <p className="text-sm text-muted-foreground">
+          Don&apos;t have an account?{' '}
+          <Link to={paths.signup} className="font-medium text-primary hover:underline">
+            Sign up
+          </Link>
+        </p>
+      }
+    >
+      <form noValidate onSubmit={form.handleSubmit(onValid, onInvalid)} className="grid gap-4">
+        <div className="grid gap-2">
+          <Label htmlFor="email">Email</Label>
+          <Input
+            id="email"
+            type="email"
+            autoComplete="username webauthn"
+            placeholder="you@example.com"
+            aria-invalid={shown?.field === 'email'}
+            aria-describedby={shown?.field === 'email' ? 'email-error' : undefined}
+            {...form.register('email')}
+          />
+          <FieldError id="email-error" message={shown?.field === 'email' ? shown.message : undefined} />
+        </div>
+        <div className="grid gap-2">
+          <div className="flex items-center justify-between">
+            <Label htmlFor="password">Password</Label>
+            <Link to={paths.forgotPassword} className="text-xs text-muted-foreground hover:text-primary hover:underline">
+              Forgot password?
+            </Link>
+          </div>
+          <Input
+            id="password"
+            type="password"
+            autoComplete="current-password"
+            aria-invalid={shown?.field === 'password'}
+            aria-describedby={shown?.field === 'password' ? 'password-error' : undefined}
+            {...form.register('password')}
+          />
+          <FieldError id="password-error" message={shown?.field === 'password' ? shown.message : undefined} />
+        </div>
+        <Button type="submit" className="w-full" disabled={isSubmitting}>
+          {isSubmitting ? 'Signing in...' : 'Sign In'}
+        </Button>
+      </form>
+      <div className="my-4 flex items-center gap-3 text-xs uppercase text-muted-foreground">
+        <span className="h-px flex-1 bg-border" />
+        or
+        <span className="h-px flex-1 bg-border" />
+      </div>
+      <div className="grid gap-2">
+        <GoogleButton onClick={() => void onGoogle()}>Sign in with Google</GoogleButton>
+        <Button type="button" variant="outline" className="w-full" disabled={isPasskeyBusy} onClick={() => void onPasskey()}>
+          <Fingerprint />
+          Sign in with a passkey
+        </Button>
+      </div>
+    </AuthLayout>
+  )
 }

@@ -1,4 +1,126 @@
-// Placeholder being filled in; see the foundation issue.
+import { zodResolver } from '@hookform/resolvers/zod'
+import { ArrowLeft } from 'lucide-react'
+import { useForm, type FieldErrors } from 'react-hook-form'
+import { Link, useNavigate } from 'react-router'
+import { toast } from 'sonner'
+import type { z } from 'zod'
+import { signupSchema } from '../../../shared/contracts/auth'
+import { paths } from '../../../shared/paths'
+import { Button } from '../../components/ui/button'
+import { FieldError } from '../../components/ui/form-error'
+import { Input } from '../../components/ui/input'
+import { Label } from '../../components/ui/label'
+import { authClient, authErrorMessage } from '../../lib/auth-client'
+import { AuthLayout } from './components/auth-layout'
+import { GoogleButton } from './components/google-button'
+import { signInWithGoogle } from './sign-in-with-google'
+
+type SignupForm = z.input<typeof signupSchema>
+const FIELD_ORDER = ['email', 'password', 'confirmPassword'] as const
+
+function firstError(errors: FieldErrors<SignupForm>) {
+  const field = FIELD_ORDER.find((name) => errors[name])
+  return field ? { field, message: errors[field]?.message ?? '' } : undefined
+}
+
 export function SignupPage() {
-  return <main className="p-8">Signup</main>
+  const navigate = useNavigate()
+  const form = useForm<SignupForm, unknown, z.output<typeof signupSchema>>({
+    resolver: zodResolver(signupSchema),
+    defaultValues: { email: '', password: '', confirmPassword: '' },
+  })
+  const shown = firstError(form.formState.errors)
+  const isSubmitting = form.formState.isSubmitting
+
+  const onValid = async ({ email, password }: z.output<typeof signupSchema>) => {
+    const { error } = await authClient.signUp.email({
+      email,
+      password,
+      name: email.split('@')[0] ?? email,
+      callbackURL: paths.dashboard,
+    })
+    if (error) {
+      toast.error('Signup Failed', { description: authErrorMessage(error, 'Could not create your account') })
+      return
+    }
+    toast.success('Account Created!', { description: 'You can now sign in with your credentials.' })
+    navigate(paths.login)
+  }
+
+  const onInvalid = (errors: FieldErrors<SignupForm>) => {
+    const first = firstError(errors)
+    if (first) toast.error('Validation Error', { description: first.message })
+  }
+
+  const onGoogle = async () => {
+    if (!(await signInWithGoogle())) {
+      toast.error('Google Signup Failed', { description: 'Please contact support if this continues.' })
+    }
+  }
+
+  const field = (name: (typeof FIELD_ORDER)[number]) => ({
+    'aria-invalid': shown?.field === name,
+    'aria-describedby': shown?.field === name ? `${name}-error` : undefined,
+    ...form.register(name),
+  })
+
+  return (
+    <AuthLayout
+      title="Create your account"
+      description="Start turning emails into rows. 50 emails a month free, no credit card."
+      footer={
+        <div className="grid gap-3 text-center text-sm text-muted-foreground">
+          <p>
+            Already have an account?{' '}
+            <Link to={paths.login} className="font-medium text-primary hover:underline">
+              Sign in
+            </Link>
+          </p>
+          <Link to={paths.home} className="inline-flex items-center justify-center gap-1 hover:text-primary">
+            <ArrowLeft className="size-3" aria-hidden />
+            Back to home
+          </Link>
+        </div>
+      }
+    >
+      <form noValidate onSubmit={form.handleSubmit(onValid, onInvalid)} className="grid gap-4">
+        <div className="grid gap-2">
+          <Label htmlFor="email">Email</Label>
+          <Input id="email" type="email" autoComplete="email" placeholder="you@example.com" {...field('email')} />
+          <FieldError id="email-error" message={shown?.field === 'email' ? shown.message : undefined} />
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor="password">Password</Label>
+          <Input id="password" type="password" autoComplete="new-password" {...field('password')} />
+          <FieldError id="password-error" message={shown?.field === 'password' ? shown.message : undefined} />
+          <p className="text-xs text-muted-foreground">8 to 128 characters, with an uppercase letter, a lowercase letter and a number.</p>
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor="confirmPassword">Confirm password</Label>
+          <Input id="confirmPassword" type="password" autoComplete="new-password" {...field('confirmPassword')} />
+          <FieldError id="confirmPassword-error" message={shown?.field === 'confirmPassword' ? shown.message : undefined} />
+        </div>
+        <Button type="submit" className="w-full" disabled={isSubmitting}>
+          {isSubmitting ? 'Creating Account...' : 'Create Account'}
+        </Button>
+      </form>
+      <div className="my-4 flex items-center gap-3 text-xs uppercase text-muted-foreground">
+        <span className="h-px flex-1 bg-border" />
+        or
+        <span className="h-px flex-1 bg-border" />
+      </div>
+      <GoogleButton onClick={() => void onGoogle()}>Sign up with Google</GoogleButton>
+      <p className="mt-4 text-center text-xs text-muted-foreground">
+        By creating an account you agree to our{' '}
+        <Link to={paths.terms} className="underline hover:text-primary">
+          Terms of Service
+        </Link>{' '}
+        and{' '}
+        <Link to={paths.privacy} className="underline hover:text-primary">
+          Privacy Policy
+        </Link>
+        .
+      </p>
+    </AuthLayout>
+  )
 }

@@ -1,0 +1,34 @@
+import { count, desc, eq, sql } from 'drizzle-orm'
+import type { Db } from '../../db/client'
+import { parsedEmails, parsers } from '../../db/schema'
+
+export function listParsersByUser(db: Db, userId: string) {
+  return db.select().from(parsers).where(eq(parsers.userId, userId)).orderBy(desc(parsers.createdAt))
+}
+
+export async function countParsedEmailsByUser(db: Db, userId: string) {
+  const [row] = await db
+    .select({
+      total: count(),
+      successes: sql<number>`count(*) filter (where ${parsedEmails.status} = 'success')`.mapWith(Number),
+    })
+    .from(parsedEmails)
+    .where(eq(parsedEmails.userId, userId))
+  return { total: row?.total ?? 0, successes: row?.successes ?? 0 }
+}
+
+export function listRecentParsedEmailsByUser(db: Db, userId: string, limit: number) {
+  return db
+    .select({
+      id: parsedEmails.id,
+      processedAt: parsedEmails.processedAt,
+      emailSubject: parsedEmails.emailSubject,
+      status: parsedEmails.status,
+      parserName: parsers.name,
+    })
+    .from(parsedEmails)
+    .leftJoin(parsers, eq(parsers.id, parsedEmails.parserId))
+    .where(eq(parsedEmails.userId, userId))
+    .orderBy(desc(parsedEmails.processedAt))
+    .limit(limit)
+}

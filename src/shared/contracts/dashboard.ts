@@ -1,0 +1,38 @@
+import type { ParserType } from '../plans'
+
+/** Recent parsed emails on the dashboard (spec §9). */
+export const RECENT_EMAILS_LIMIT = 10
+
+export type DashboardStats = {
+  emailsParsed: number
+  activeParsers: number
+  /** Rounded percent of successes; 0 when nothing was parsed (spec §9). */
+  successRate: number
+}
+
+export type ParserSummary = {
+  id: string
+  name: string
+  parserType: ParserType
+  active: boolean
+  createdAt: string
+}
+
+export type RecentParsedEmail = {
+  id: string
+  processedAt: string
+  parserName: string | null
+  emailSubject: string | null
+  status: string
+}
+
+export type DashboardView = {
+  stats: DashboardStats
+  parsers: ParserSummary[]
+  recentEmails: RecentParsedEmail[]
+}
+
+/** Spec §9: rounded percent of successes, zero when there are no emails. */
+export function successRate(successes: number, total: number): number {
+  return total === 0 ? 0 : Math.round((successes / total) * 100)
+}
