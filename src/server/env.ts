@@ -45,15 +45,6 @@ const envSchema = z
     AI_MODEL_SMART: z.string().trim().min(1).default('gpt-4o-mini'),
     AI_MODEL_FULL: z.string().trim().min(1).default('gpt-4o'),
   })
-  .superRefine((env, ctx) => {
-    if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [env.GOOGLE_CLIENT_ID ? 'GOOGLE_CLIENT_SECRET' : 'GOOGLE_CLIENT_ID'],
-        message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together',
-      })
-    }
-  })
   .transform((env) => ({
     ...env,
     APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
@@ -73,8 +64,16 @@ export class EnvError extends Error {
 /** Parses the environment; throws an EnvError that names every bad variable. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = envSchema.safeParse(source)
-  if (result.success) return result.data
-  throw new EnvError(
-    result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`),
-  )
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message}`)
+  // Checked apart from the schema so it is reported together with every other bad key.
+  const hasId = Boolean(source.GOOGLE_CLIENT_ID?.trim())
+  if (hasId !== Boolean(source.GOOGLE_CLIENT_SECRET?.trim())) {
+    problems.push(
+      `${hasId ? 'GOOGLE_CLIENT_SECRET' : 'GOOGLE_CLIENT_ID'}: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together`,
+    )
+  }
+  if (!result.success || problems.length > 0) throw new EnvError(problems)
+  return result.data
 }

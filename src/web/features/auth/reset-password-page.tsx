@@ -1,4 +1,118 @@
-// Placeholder being filled in; see the foundation issue.
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { Link, useNavigate, useSearchParams } from 'react-router'
+import { toast } from 'sonner'
+import type { z } from 'zod'
+import { resetPasswordSchema } from '../../../shared/contracts/auth'
+import { paths } from '../../../shared/paths'
+import { Button } from '../../components/ui/button'
+import { FieldError } from '../../components/ui/form-error'
+import { Input } from '../../components/ui/input'
+import { Label } from '../../components/ui/label'
+import { authClient, authErrorMessage } from '../../lib/auth-client'
+import { AuthLayout } from './components/auth-layout'
+
+type ResetPasswordValues = z.infer<typeof resetPasswordSchema>
+
+const FIELDS = ['password', 'confirmPassword'] as const
+
+/** Landing page of the emailed reset link: Better Auth puts `token` (or `error`) in the query. */
 export function ResetPasswordPage() {
-  return <main className="p-8">Reset password</main>
+  const [searchParams] = useSearchParams()
+  const token = searchParams.get('token')
+  const [isTokenRejected, setIsTokenRejected] = useState(false)
+
+  if (!token || searchParams.get('error') || isTokenRejected) return <InvalidLink />
+  return <ResetPasswordForm token={token} onTokenRejected={() => setIsTokenRejected(true)} />
+}
+
+function InvalidLink() {
+  return (
+    <AuthLayout
+      title="Reset link invalid"
+      footer={
+        <Link to={paths.login} className="font-medium text-primary hover:underline">
+          Back to sign in
+        </Link>
+      }
+    >
+      <div className="flex flex-col gap-4 text-center">
+        <p role="alert">This reset link is invalid or has expired.</p>
+        <Button asChild className="w-full">
+          <Link to={paths.forgotPassword}>Request a new link</Link>
+        </Button>
+      </div>
+    </AuthLayout>
+  )
+}
+
+function ResetPasswordForm({ token, onTokenRejected }: { token: string; onTokenRejected: () => void }) {
+  const navigate = useNavigate()
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver: zodResolver(resetPasswordSchema), defaultValues: { password: '', confirmPassword: '' } })
+  // Forms show one message at a time (spec §5): the first field that fails.
+  const firstInvalid = FIELDS.find((field) => errors[field])
+
+  async function resetPassword({ password }: ResetPasswordValues) {
+    const { error } = await authClient.resetPassword({ newPassword: password, token })
+    if (error) {
+      if (error.code === 'INVALID_TOKEN') {
+        onTokenRejected()
+        return
+      }
+      toast.error('Could not update your password', { description: authErrorMessage(error, 'Please try again.') })
+      return
+    }
+    toast.success('Password updated', { description: 'You can now sign in with your new password.' })
+    navigate(paths.login, { replace: true })
+  }
+
+  return (
+    <AuthLayout
+      title="Choose a new password"
+      description="At least 8 characters, with an uppercase letter, a lowercase letter and a number."
+      footer={
+        <Link to={paths.login} className="font-medium text-primary hover:underline">
+          Back to sign in
+        </Link>
+      }
+    >
+      <form onSubmit={handleSubmit(resetPassword)} noValidate className="flex flex-col gap-4">
+        <div className="flex flex-col gap-2">
+          <Label htmlFor="password">New password</Label>
+          <Input
+            id="password"
+            type="password"
+            autoComplete="new-password"
+            autoFocus
+            aria-invalid={firstInvalid === 'password' ? true : undefined}
+            aria-describedby={firstInvalid === 'password' ? 'password-error' : undefined}
+            {...register('password')}
+          />
+          {firstInvalid === 'password' ? <FieldError id="password-error" message={errors.password?.message} /> : null}
+        </div>
+        <div className="flex flex-col gap-2">
+          <Label htmlFor="confirmPassword">Confirm new password</Label>
+          <Input
+            id="confirmPassword"
+            type="password"
+            autoComplete="new-password"
+            aria-invalid={firstInvalid === 'confirmPassword' ? true : undefined}
+            aria-describedby={firstInvalid === 'confirmPassword' ? 'confirmPassword-error' : undefined}
+            {...register('confirmPassword')}
+          />
+          {firstInvalid === 'confirmPassword' ? (
+            <FieldError id="confirmPassword-error" message={errors.confirmPassword?.message} />
+          ) : null}
+        </div>
+        <Button type="submit" className="w-full" disabled={isSubmitting}>
+          {isSubmitting ? 'Updating...' : 'Update password'}
+        </Button>
+      </form>
+    </AuthLayout>
+  )
 }

@@ -1,4 +1,144 @@
-// Placeholder being filled in; see the foundation issue.
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useState } from 'react'
+import { useForm } from 'react-hook-form'
+import { Link, useNavigate } from 'react-router'
+import { toast } from 'sonner'
+import { z } from 'zod'
+import { totpCodeSchema } from '../../../shared/contracts/auth'
+import { paths } from '../../../shared/paths'
+import { Button } from '../../components/ui/button'
+import { FieldError } from '../../components/ui/form-error'
+import { Input } from '../../components/ui/input'
+import { Label } from '../../components/ui/label'
+import { authClient, authErrorMessage, useSession } from '../../lib/auth-client'
+import { AuthLayout } from './components/auth-layout'
+
+type Mode = 'totp' | 'backup'
+
+const totpFormSchema = totpCodeSchema.extend({ trustDevice: z.boolean() })
+const backupFormSchema = z.object({
+  code: z.string().trim().min(1, { error: 'Enter one of your backup codes' }),
+  trustDevice: z.boolean(),
+})
+type CodeFormValues = z.infer<typeof totpFormSchema>
+
+// The server answers these once the pending sign-in is gone (cookie expired or too many tries):
+// another code cannot help, only signing in again.
+const SIGN_IN_GONE_CODES = new Set(['INVALID_TWO_FACTOR_COOKIE', 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE'])
+
+const DESCRIPTIONS: Record<Mode, string> = {
+  totp: 'Enter the 6-digit code from your authenticator app.',
+  backup: 'Enter one of the backup codes you saved when you turned on two-factor authentication.',
+}
+
+/** Second sign-in step for accounts with 2FA, reached after the password was accepted. */
 export function TwoFactorPage() {
-  return <main className="p-8">Two-factor</main>
+  const navigate = useNavigate()
+  const { refetch: refetchSession } = useSession()
+  const [mode, setMode] = useState<Mode>('totp')
+  const [signInGoneMessage, setSignInGoneMessage] = useState<string | null>(null)
+
+  async function verify({ code, trustDevice }: CodeFormValues) {
+    const { error } =
+      mode === 'totp'
+        ? await authClient.twoFactor.verifyTotp({ code, trustDevice })
+        : await authClient.twoFactor.verifyBackupCode({ code, trustDevice })
+    if (error) {
+      const message = authErrorMessage(error, 'Invalid code')
+      toast.error('Verification failed', { description: message })
+      if (error.code && SIGN_IN_GONE_CODES.has(error.code)) setSignInGoneMessage(message)
+      return
+    }
+    // The protected route reads the session atom; load it before going there so it does not
+    // bounce the new session back to /login.
+    await refetchSession()
+    toast.success('Welcome back!')
+    navigate(paths.dashboard, { replace: true })
+  }
+
+  if (signInGoneMessage) {
+    return (
+      <AuthLayout title="Two-factor authentication" description="This sign-in attempt can no longer be completed.">
+        <div className="flex flex-col gap-4">
+          <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/10 p-3 text-sm">
+            <p className="font-medium text-destructive">{signInGoneMessage}</p>
+            <p className="mt-1 text-muted-foreground">Sign in again with your email and password, then enter a new code.</p>
+          </div>
+          <Button asChild className="w-full">
+            <Link to={paths.login} replace>
+              Back to sign in
+            </Link>
+          </Button>
+        </div>
+      </AuthLayout>
+    )
+  }
+
+  return (
+    <AuthLayout
+      title="Two-factor authentication"
+      description={DESCRIPTIONS[mode]}
+      footer={
+        <Link to={paths.login} className="font-medium text-primary hover:underline">
+          Back to sign in
+        </Link>
+      }
+    >
+      <CodeForm key={mode} mode={mode} onVerify={verify} />
+      <Button
+        type="button"
+        variant="link"
+        className="mt-2 w-full"
+        onClick={() => setMode(mode === 'totp' ? 'backup' : 'totp')}
+      >
+        {mode === 'totp' ? 'Use a backup code instead' : 'Use your authenticator app instead'}
+      </Button>
+    </AuthLayout>
+  )
+}
+
+function CodeForm({ mode, onVerify }: { mode: Mode; onVerify: (values: CodeFormValues) => Promise<void> }) {
+  const isTotp = mode === 'totp'
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({
+    resolver: zodResolver(isTotp ? totpFormSchema : backupFormSchema),
+    defaultValues: { code: '', trustDevice: false },
+  })
+
+  return (
+    <form onSubmit={handleSubmit(onVerify)} noValidate className="flex flex-col gap-4">
+      <div className="flex flex-col gap-2">
+        <Label htmlFor="two-factor-code">{isTotp ? 'Verification code' : 'Backup code'}</Label>
+        <Input
+          id="two-factor-code"
+          autoFocus
+          autoComplete={isTotp ? 'one-time-code' : 'off'}
+          inputMode={isTotp ? 'numeric' : 'text'}
+          placeholder={isTotp ? '123456' : 'xxxxx-xxxxx'}
+          className="font-mono tracking-widest"
+          aria-invalid={errors.code ? true : undefined}
+          aria-describedby={errors.code ? 'two-factor-code-error' : undefined}
+          {...register('code')}
+        />
+        <FieldError id="two-factor-code-error" message={errors.code?.message} />
+      </div>
+      <div className="flex items-center gap-2">
+        <input
+          id="trust-device"
+          type="checkbox"
+          className="size-4 rounded border-input accent-primary"
+          {...register('trustDevice')}
+        />
+        <Label htmlFor="trust-device" className="font-normal">
+          Trust this device for 30 days
+        </Label>
+      </div>
+      <Button type="submit" className="w-full" disabled={isSubmitting}>
+        {isSubmitting ? 'Verifying...' : 'Verify'}
+      </Button>
+    </form>
+  )
 }

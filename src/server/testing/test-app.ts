@@ -1,0 +1,111 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DEFAULT_AUTH_RATE_LIMITS, type AuthRateLimits } from '../auth/auth'
+import { buildDeps, createApp } from '../bootstrap'
+import { parseEnv } from '../env'
+import type { MailMessage, Mailer } from '../features/mail/mailer'
+import { createLogger } from '../lib/logger'
+import { openTestDatabase } from './test-database'
+
+export const TEST_APP_URL = 'http://localhost:3000'
+/** Requests can pose as another caller (for rate-limit tests) with this header. */
+export const TEST_IP_HEADER = 'x-test-client-ip'
+
+/** The whole app in-process on a fresh database, with mail captured instead of sent. */
+export async function createTestApp(options: { rateLimits?: Partial<AuthRateLimits>; env?: Record<string, string> } = {}) {
+  const database = await openTestDatabase()
+  const sent: MailMessage[] = []
+  const mailer: Mailer = {
+    kind: 'outbox',
+    async send(message) {
+      sent.push(message)
+    },
+  }
+  const env = parseEnv({
+    NODE_ENV: 'test',
+    APP_URL: TEST_APP_URL,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'mailrow-test-')),
+    APP_SECRET: 'test-secret-that-is-long-enough-0123456789',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  })
+  const deps = await buildDeps(env, {
+    database,
+    mailer,
+    logger: createLogger('silent'),
+    rateLimits: { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits },
+  })
+  deps.getClientIp = (request) => request.headers.get(TEST_IP_HEADER) ?? '198.51.100.7'
+  const app = createApp(deps)
+  return {
+    app,
+    deps,
+    db: database.db,
+    sentMail: sent,
+    /** A browser-like client: keeps cookies, sends the app's Origin, and has an IP of its own. */
+    client: () => createHttpClient(app.request.bind(app), { [TEST_IP_HEADER]: randomTestIp() }),
+    close: () => database.close(),
+  }
+}
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>
+
+type Fetcher = (path: string, init?: RequestInit) => Response | Promise<Response>
+
+/** An address in the benchmarking range 198.18.0.0/15, so rate limits don't join unrelated tests. */
+function randomTestIp() {
+  return `198.${18 + Math.floor(Math.random() * 2)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`
+}
+
+export function createHttpClient(fetcher: Fetcher, defaultHeaders: Record<string, string> = {}) {
+  const cookies = new Map<string, string>()
+  const send = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const init: RequestInit = {
+      method,
+      headers: {
+        origin: TEST_APP_URL,
+        ...defaultHeaders,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(cookies.size ? { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    }
+    const response = await fetcher(path, init)
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';')
+      const index = pair!.indexOf('=')
+      const name = pair!.slice(0, index).trim()
+      const value = pair!.slice(index + 1)
+      if (value === '' || /max-age=0/i.test(line)) cookies.delete(name)
+      else cookies.set(name, value)
+    }
+    const text = await response.text()
+    let json: any
+    try {
+      json = text ? JSON.parse(text) : undefined
+    } catch {
+      json = undefined
+    }
+    return { status: response.status, headers: response.headers, json, text }
+  }
+  return {
+    cookies,
+    get: (path: string, headers?: Record<string, string>) => send('GET', path, undefined, headers),
+    post: (path: string, body?: unknown, headers?: Record<string, string>) => send('POST', path, body ?? {}, headers),
+    send,
+  }
+}
+export type HttpClient = ReturnType<typeof createHttpClient>
+
+export const VALID_PASSWORD = 'Correct-Horse7'
+
+/** Signs a new user up and in; returns their client. */
+export async function signUpAndIn(testApp: TestApp, email: string, password = VALID_PASSWORD) {
+  const client = testApp.client()
+  const signUp = await client.post('/api/auth/sign-up/email', { email, password, name: 'Test' })
+  if (signUp.status !== 200) throw new Error(`sign-up failed: ${signUp.status} ${signUp.text}`)
+  const signIn = await client.post('/api/auth/sign-in/email', { email, password })
+  if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status} ${signIn.text}`)
+  return client
+}
