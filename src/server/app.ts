@@ -150,7 +150,9 @@ function mountSpa(app: Hono<AppEnv>, webRoot: string) {
       },
     }),
   )
-  app.use('*', serveStatic({ root: webRoot, index: '' }))
+  // Other files of the build (favicon, robots.txt): only paths that name a file.
+  const serveFile = serveStatic({ root: webRoot })
+  app.use('*', (c, next) => (/\/[^/]+\.[a-z0-9]+$/i.test(c.req.path) ? serveFile(c, next) : next()))
   app.get('*', (c) => {
     c.header('Cache-Control', 'no-cache')
     if (isClientRoute(c.req.path)) return c.html(indexHtml)

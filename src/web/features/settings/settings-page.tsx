@@ -1,4 +1,61 @@
-// Placeholder being filled in; see the foundation issue.
+import { useEffect } from 'react'
+import { useLocation } from 'react-router'
+import { AppHeader } from '../../components/layout/app-header'
+import { Button } from '../../components/ui/button'
+import { Spinner } from '../../components/ui/spinner'
+import { errorMessage } from './api/auth-data'
+import { useAccount } from './api/get-account'
+import { AccountSection } from './components/account-section'
+import { PasskeySettings } from './components/passkey-settings'
+import { PlanSection } from './components/plan-section'
+import { SettingsSection } from './components/settings-section'
+import { TwoFactorSettings } from './components/two-factor-settings'
+
 export function SettingsPage() {
-  return <main className="p-8">Settings</main>
+  const account = useAccount()
+  const { hash } = useLocation()
+
+  // The router does not scroll to a #fragment, and the sections only exist once the account has
+  // loaded, so links such as /settings#plan are honoured here.
+  useEffect(() => {
+    if (account.isSuccess && hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView()
+  }, [account.isSuccess, hash])
+
+  return (
+    <div className="min-h-screen bg-muted/30">
+      <AppHeader />
+      <main className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-8">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight">Settings</h1>
+          <p className="text-muted-foreground">Manage your account, plan and sign-in security</p>
+        </div>
+
+        {account.isPending ? (
+          <div className="flex justify-center py-12">
+            <Spinner className="size-8" label="Loading your settings" />
+          </div>
+        ) : account.isError ? (
+          <div role="alert" className="flex flex-col items-start gap-3 rounded-lg border bg-card p-6">
+            <p className="font-medium">Could not load your settings</p>
+            <p className="text-sm text-muted-foreground">{errorMessage(account.error)}</p>
+            <Button variant="outline" onClick={() => void account.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : (
+          <>
+            <AccountSection account={account.data} />
+            <PlanSection plan={account.data.plan} />
+            <SettingsSection id="security" title="Security" description="How you prove it's you when you sign in.">
+              <div className="flex flex-col gap-8">
+                <TwoFactorSettings account={account.data} />
+                <hr />
+                <PasskeySettings />
+              </div>
+            </SettingsSection>
+          </>
+        )}
+      </main>
+    </div>
+  )
 }

@@ -1,4 +1,4 @@
-type AuthResult<T> = { data: T; error: null } | { data: null; error: { message?: string | undefined; code?: string | undefined } }
+type AuthResult<T> = { data: T | null; error: { message?: string | undefined; code?: string | undefined } | null }
 
 /** An error from a Better Auth call, carrying the server's message and code. */
 export class AuthCallError extends Error {
@@ -12,10 +12,11 @@ export class AuthCallError extends Error {
 }
 
 /** Turns Better Auth's `{ data, error }` answer into data or a thrown error, for TanStack Query. */
-export async function authData<T>(call: Promise<AuthResult<T>>, fallbackMessage: string): Promise<T> {
+export async function authData<T>(call: Promise<AuthResult<T>>, fallbackMessage: string): Promise<NonNullable<T>> {
   const { data, error } = await call
   if (error) throw new AuthCallError(error.message?.trim() || fallbackMessage, error.code)
-  return data as T
+  if (data == null) throw new AuthCallError(fallbackMessage, undefined)
+  return data
 }
 
 /** The message to show for a failed settings action. */

@@ -8,7 +8,10 @@ import { authData } from './auth-data'
  */
 export function useEnableTwoFactor() {
   return useMutation({
-    mutationFn: ({ password }: { password: string }) =>
-      authData(authClient.twoFactor.enable({ password }), 'Could not start two-factor setup'),
+    mutationFn: async ({ password }: { password: string }) => {
+      const result = await authData(authClient.twoFactor.enable({ password }), 'Could not start two-factor setup')
+      if (result.method !== 'totp') throw new Error('Could not start two-factor setup')
+      return { totpURI: result.totpURI, backupCodes: result.backupCodes }
+    },
   })
 }

@@ -1,0 +1,71 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+/**
+ * `npm test`: unit and integration tests, then a fresh build of the web app, then the browser
+ * stories in Debian's Chromium (installed here with apt-get when missing and we are root).
+ */
+const root = new URL('..', import.meta.url).pathname
+const reports = join(root, '.tmp')
+mkdirSync(reports, { recursive: true })
+
+function run(command: string, args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
+  return result.status ?? 1
+}
+
+function ensureChromium(): string | undefined {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+  if (existsSync(path)) return path
+  if (process.getuid?.() === 0) {
+    console.log('Chromium is missing: installing Debian\'s chromium with apt-get...')
+    if (run('apt-get', ['update', '-qq']) === 0 && run('apt-get', ['install', '-y', '-qq', 'chromium']) === 0 && existsSync(path)) {
+      return path
+    }
+  }
+  console.error('\nThe browser tests need Chromium. Install it with:\n\n  sudo apt-get install -y chromium\n')
+  return undefined
+}
+
+type Counts = { passed: number; failed: number; skipped: number }
+function readCounts(file: string): Counts {
+  try {
+    const report = JSON.parse(readFileSync(file, 'utf8')) as {
+      numPassedTests: number
+      numFailedTests: number
+      numPendingTests: number
+      numTodoTests: number
+    }
+    return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests }
+  } catch {
+    return { passed: 0, failed: 1, skipped: 0 }
+  }
+}
+
+const vitestArgs = (file: string) => ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]
+
+const unitReport = join(reports, 'unit.json')
+const unitStatus = run('npx', vitestArgs(unitReport))
+const unit = readCounts(unitReport)
+
+let browser: Counts = { passed: 0, failed: 0, skipped: 0 }
+let browserStatus = 0
+const chromium = ensureChromium()
+if (!chromium) {
+  browserStatus = 1
+  browser.failed = 1
+} else if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) {
+  browserStatus = 1
+  browser.failed = 1
+} else {
+  const e2eReport = join(reports, 'e2e.json')
+  browserStatus = run('npx', [...vitestArgs(e2eReport), '--config', 'vitest.e2e.config.ts'], { CHROMIUM_PATH: chromium })
+  browser = readCounts(e2eReport)
+}
+
+const total = { passed: unit.passed + browser.passed, failed: unit.failed + browser.failed }
+console.log(`\nunit and integration: ${unit.passed} passed, ${unit.failed} failed`)
+console.log(`browser: ${browser.passed} passed, ${browser.failed} failed`)
+console.log(`${total.passed} passed, ${total.failed} failed`)
+process.exit(unitStatus !== 0 || browserStatus !== 0 || total.failed > 0 ? 1 : 0)

@@ -1,0 +1,75 @@
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useForm } from 'react-hook-form'
+import { z } from 'zod'
+import { Button } from '../../../components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
+import { FieldError } from '../../../components/ui/form-error'
+import { Input } from '../../../components/ui/input'
+import { Label } from '../../../components/ui/label'
+
+const currentPasswordSchema = z.object({
+  password: z.string().min(1, { error: 'Enter your current password' }),
+})
+
+type PasswordDialogProps = {
+  open: boolean
+  onOpenChange: (open: boolean) => void
+  title: string
+  description: string
+  submitLabel: string
+  isDestructive?: boolean
+  /** Runs the action; the caller closes the dialog on success and reports failures. */
+  onSubmit: (password: string) => Promise<void>
+}
+
+/** Asks for the current password before a security change (Better Auth checks it again). */
+export function PasswordDialog({ open, onOpenChange, ...formProps }: PasswordDialogProps) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        {/* Mounted only while open, so every opening starts with an empty field. */}
+        <PasswordForm {...formProps} onCancel={() => onOpenChange(false)} />
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+type PasswordFormProps = Omit<PasswordDialogProps, 'open' | 'onOpenChange'> & { onCancel: () => void }
+
+function PasswordForm({ title, description, submitLabel, isDestructive, onSubmit, onCancel }: PasswordFormProps) {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm({ resolver: zodResolver(currentPasswordSchema), defaultValues: { password: '' } })
+
+  return (
+    <form onSubmit={handleSubmit(({ password }) => onSubmit(password))} noValidate className="flex flex-col gap-4">
+      <DialogHeader>
+        <DialogTitle>{title}</DialogTitle>
+        <DialogDescription>{description}</DialogDescription>
+      </DialogHeader>
+      <div className="flex flex-col gap-2">
+        <Label htmlFor="current-password">Current password</Label>
+        <Input
+          id="current-password"
+          type="password"
+          autoComplete="current-password"
+          autoFocus
+          aria-invalid={errors.password ? true : undefined}
+          aria-describedby={errors.password ? 'current-password-error' : undefined}
+          {...register('password')}
+        />
+        <FieldError id="current-password-error" message={errors.password?.message} />
+      </div>
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" variant={isDestructive ? 'destructive' : 'default'} disabled={isSubmitting}>
+          {isSubmitting ? 'Checking...' : submitLabel}
+        </Button>
+      </DialogFooter>
+    </form>
+  )
+}

@@ -1,0 +1,58 @@
+import { formatEmailsPerMonth, PLAN_INFO, PLANS, type Plan } from '../../../../shared/plans'
+import { Badge } from '../../../components/ui/badge'
+import { cn } from '../../../lib/utils'
+import { formatMonthlyPrice } from './format'
+import { SettingsSection } from './settings-section'
+
+/** The target of every 'Upgrade Now' action. Changing plans is done by hand for now. */
+export function PlanSection({ plan }: { plan: Plan }) {
+  const current = PLAN_INFO[plan]
+  return (
+    <SettingsSection id="plan" title="Plan" description="What your account can process each month.">
+      <div className="flex flex-col gap-6">
+        <div className="flex flex-wrap items-end justify-between gap-4 rounded-lg border bg-muted/40 p-4">
+          <div>
+            <p className="text-sm text-muted-foreground">Current plan</p>
+            <p className="text-2xl font-semibold" data-testid="current-plan">
+              {current.name}
+            </p>
+          </div>
+          <div className="text-right">
+            <p className="font-semibold">{formatMonthlyPrice(current.priceMonthly)}</p>
+            <p className="text-sm text-muted-foreground">{formatEmailsPerMonth(current.emailsPerMonth)} emails/month</p>
+          </div>
+        </div>
+
+        <ul className="grid gap-3 sm:grid-cols-3" aria-label="Plans">
+          {PLANS.map((id) => {
+            const info = PLAN_INFO[id]
+            const isCurrent = id === plan
+            return (
+              <li
+                key={id}
+                className={cn('flex flex-col gap-2 rounded-lg border p-4', isCurrent && 'border-primary ring-1 ring-primary')}
+                aria-current={isCurrent ? 'true' : undefined}
+              >
+                <div className="flex items-center justify-between gap-2">
+                  <h3 className="font-semibold">{info.name}</h3>
+                  {isCurrent ? <Badge>Current plan</Badge> : info.badge ? <Badge variant="secondary">{info.badge}</Badge> : null}
+                </div>
+                <p className="text-xl font-bold">{formatMonthlyPrice(info.priceMonthly)}</p>
+                <p className="text-sm text-muted-foreground">{formatEmailsPerMonth(info.emailsPerMonth)} emails/month</p>
+                <ul className="mt-1 list-disc pl-4 text-sm text-muted-foreground">
+                  {info.features.map((feature) => (
+                    <li key={feature}>{feature}</li>
+                  ))}
+                </ul>
+              </li>
+            )
+          })}
+        </ul>
+
+        <p className="text-sm text-muted-foreground">
+          Plans can't be changed online yet. Contact us to upgrade and we'll switch your account over.
+        </p>
+      </div>
+    </SettingsSection>
+  )
+}
