@@ -49,20 +49,17 @@ const unitReport = join(reports, 'unit.json')
 const unitStatus = run('npx', vitestArgs(unitReport))
 const unit = readCounts(unitReport)
 
-let browser: Counts = { passed: 0, failed: 0, skipped: 0 }
-let browserStatus = 0
-const chromium = ensureChromium()
-if (!chromium) {
-  browserStatus = 1
-  browser.failed = 1
-} else if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) {
-  browserStatus = 1
-  browser.failed = 1
-} else {
+function runBrowserStories(): { status: number; counts: Counts } {
+  const failed = { status: 1, counts: { passed: 0, failed: 1, skipped: 0 } }
+  const chromium = ensureChromium()
+  if (!chromium) return failed
+  if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) return failed
   const e2eReport = join(reports, 'e2e.json')
-  browserStatus = run('npx', [...vitestArgs(e2eReport), '--config', 'vitest.e2e.config.ts'], { CHROMIUM_PATH: chromium })
-  browser = readCounts(e2eReport)
+  const status = run('npx', [...vitestArgs(e2eReport), '--config', 'vitest.e2e.config.ts'], { CHROMIUM_PATH: chromium })
+  return { status, counts: readCounts(e2eReport) }
 }
+
+const { status: browserStatus, counts: browser } = runBrowserStories()
 
 const total = { passed: unit.passed + browser.passed, failed: unit.failed + browser.failed }
 console.log(`\nunit and integration: ${unit.passed} passed, ${unit.failed} failed`)

@@ -2,10 +2,12 @@ import { serve } from '@hono/node-server'
 import { startWorker, type Worker } from '../worker/worker'
 import { buildDeps, createApp, DEFAULT_WEB_ROOT } from './bootstrap'
 import { EnvError, parseEnv, type Env } from './env'
+import { loadDotEnv } from './load-dotenv'
 
 async function main() {
   let env: Env
   try {
+    loadDotEnv()
     env = parseEnv(process.env)
   } catch (error) {
     if (error instanceof EnvError) {

@@ -1,10 +1,12 @@
 import { openDatabase } from '../server/db/client'
 import { EnvError, parseEnv } from '../server/env'
+import { loadDotEnv } from '../server/load-dotenv'
 import { createLogger } from '../server/lib/logger'
 import { startWorker } from './worker'
 
 /** `npm run worker`: job processing on its own, for scaling out next to the web servers. */
 async function main() {
+  loadDotEnv()
   const env = parseEnv(process.env)
   if (!env.DATABASE_URL) {
     console.error(

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 
 declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- module augmentation needs an interface
   export interface ProvidedContext {
     baseUrl: string
   }

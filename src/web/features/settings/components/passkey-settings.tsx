@@ -72,9 +72,14 @@ export function PasskeySettings() {
                   <p className="truncate font-medium">{name}</p>
                   <p className="text-sm text-muted-foreground">Added {formatLongDate(passkey.createdAt)}</p>
                 </div>
-                <Button variant="ghost" size="sm" onClick={() => setToDelete({ id: passkey.id, name })}>
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  aria-label={`Delete passkey ${name}`}
+                  onClick={() => setToDelete({ id: passkey.id, name })}
+                >
                   <Trash2 aria-hidden />
-                  Delete<span className="sr-only"> {name}</span>
+                  Delete
                 </Button>
               </li>
             )
