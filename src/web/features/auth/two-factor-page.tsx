@@ -22,10 +22,6 @@ const backupFormSchema = z.object({
 })
 type CodeFormValues = z.infer<typeof totpFormSchema>
 
-// The server answers these once the pending sign-in is gone (cookie expired or too many tries):
-// another code cannot help, only signing in again.
-const SIGN_IN_GONE_CODES = new Set(['INVALID_TWO_FACTOR_COOKIE', 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE'])
-
 const DESCRIPTIONS: Record<Mode, string> = {
   totp: 'Enter the 6-digit code from your authenticator app.',
   backup: 'Enter one of the backup codes you saved when you turned on two-factor authentication.',
@@ -46,7 +42,10 @@ export function TwoFactorPage() {
     if (error) {
       const message = authErrorMessage(error, 'Invalid code')
       toast.error('Verification failed', { description: message })
-      if (error.code && SIGN_IN_GONE_CODES.has(error.code)) setSignInGoneMessage(message)
+      // These two mean the pending sign-in is gone (cookie expired, or too many tries): another
+      // code cannot help, only signing in again.
+      if (error.code === 'INVALID_TWO_FACTOR_COOKIE') setSignInGoneMessage('This sign-in attempt has expired.')
+      else if (error.code === 'TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE') setSignInGoneMessage(message)
       return
     }
     // The protected route reads the session atom; load it before going there so it does not
@@ -58,7 +57,7 @@ export function TwoFactorPage() {
 
   if (signInGoneMessage) {
     return (
-      <AuthLayout title="Two-factor authentication" description="This sign-in attempt can no longer be completed.">
+      <AuthLayout title="Two-factor authentication">
         <div className="flex flex-col gap-4">
           <div role="alert" className="rounded-md border border-destructive/30 bg-destructive/10 p-3 text-sm">
             <p className="font-medium text-destructive">{signInGoneMessage}</p>
