@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 
 /**
@@ -34,10 +34,16 @@ function readCounts(file: string): Counts {
     const report = JSON.parse(readFileSync(file, 'utf8')) as {
       numPassedTests: number
       numFailedTests: number
+      numFailedTestSuites: number
       numPendingTests: number
       numTodoTests: number
     }
-    return { passed: report.numPassedTests, failed: report.numFailedTests, skipped: report.numPendingTests + report.numTodoTests }
+    // A file that fails to load has no failed test of its own; count it as one failure.
+    return {
+      passed: report.numPassedTests,
+      failed: report.numFailedTests + report.numFailedTestSuites,
+      skipped: report.numPendingTests + report.numTodoTests,
+    }
   } catch {
     return { passed: 0, failed: 1, skipped: 0 }
   }
@@ -46,8 +52,10 @@ function readCounts(file: string): Counts {
 const vitestArgs = (file: string) => ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${file}`]
 
 const unitReport = join(reports, 'unit.json')
+rmSync(unitReport, { force: true })
 const unitStatus = run('npx', vitestArgs(unitReport))
 const unit = readCounts(unitReport)
+if (unitStatus !== 0 && unit.failed === 0) unit.failed = 1
 
 function runBrowserStories(): { status: number; counts: Counts } {
   const failed = { status: 1, counts: { passed: 0, failed: 1, skipped: 0 } }
@@ -55,8 +63,12 @@ function runBrowserStories(): { status: number; counts: Counts } {
   if (!chromium) return failed
   if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) return failed
   const e2eReport = join(reports, 'e2e.json')
+  rmSync(e2eReport, { force: true })
   const status = run('npx', [...vitestArgs(e2eReport), '--config', 'vitest.e2e.config.ts'], { CHROMIUM_PATH: chromium })
-  return { status, counts: readCounts(e2eReport) }
+  const counts = readCounts(e2eReport)
+  // A failed global set-up (the server did not start) runs no test at all.
+  if (status !== 0 && counts.failed === 0) counts.failed = 1
+  return { status, counts }
 }
 
 const { status: browserStatus, counts: browser } = runBrowserStories()
