@@ -1,42 +1,45 @@
-import { createBrowserRouter } from 'react-router'
+import { createBrowserRouter, type RouteObject } from 'react-router'
 import { paths } from '../../shared/paths'
-import { ForgotPasswordPage } from '../features/auth/forgot-password-page'
-import { LoginPage } from '../features/auth/login-page'
-import { ResetPasswordPage } from '../features/auth/reset-password-page'
-import { SignupPage } from '../features/auth/signup-page'
-import { TwoFactorPage } from '../features/auth/two-factor-page'
-import { DashboardPage } from '../features/dashboard/dashboard-page'
-import { DevOutboxPage } from '../features/dev-outbox/dev-outbox-page'
-import { PrivacyPage } from '../features/legal/privacy-page'
-import { TermsPage } from '../features/legal/terms-page'
+import { PageSpinner } from '../components/ui/spinner'
 import { LandingPage } from '../features/marketing/landing-page'
-import { NotFoundPage } from '../features/not-found/not-found-page'
-import { CreateParserPage } from '../features/parsers/create-parser-page'
-import { SettingsPage } from '../features/settings/settings-page'
 import { RedirectIfSignedIn, RequireSession } from './routes/require-session'
+
+/** Loads a page's module on first visit, so the landing page doesn't ship every screen. */
+function page(load: () => Promise<{ Component: React.ComponentType }>): Pick<RouteObject, 'lazy' | 'HydrateFallback'> {
+  return { lazy: load, HydrateFallback: PageSpinner }
+}
 
 export const router = createBrowserRouter([
   { path: paths.home, element: <LandingPage /> },
-  { path: paths.privacy, element: <PrivacyPage /> },
-  { path: paths.terms, element: <TermsPage /> },
-  { path: paths.forgotPassword, element: <ForgotPasswordPage /> },
-  { path: paths.resetPassword, element: <ResetPasswordPage /> },
-  { path: paths.twoFactor, element: <TwoFactorPage /> },
-  { path: paths.devOutbox, element: <DevOutboxPage /> },
+  { path: paths.privacy, ...page(() => import('../features/legal/privacy-page').then((m) => ({ Component: m.PrivacyPage }))) },
+  { path: paths.terms, ...page(() => import('../features/legal/terms-page').then((m) => ({ Component: m.TermsPage }))) },
+  {
+    path: paths.forgotPassword,
+    ...page(() => import('../features/auth/forgot-password-page').then((m) => ({ Component: m.ForgotPasswordPage }))),
+  },
+  {
+    path: paths.resetPassword,
+    ...page(() => import('../features/auth/reset-password-page').then((m) => ({ Component: m.ResetPasswordPage }))),
+  },
+  { path: paths.twoFactor, ...page(() => import('../features/auth/two-factor-page').then((m) => ({ Component: m.TwoFactorPage }))) },
+  { path: paths.devOutbox, ...page(() => import('../features/dev-outbox/dev-outbox-page').then((m) => ({ Component: m.DevOutboxPage }))) },
   {
     element: <RedirectIfSignedIn />,
     children: [
-      { path: paths.login, element: <LoginPage /> },
-      { path: paths.signup, element: <SignupPage /> },
+      { path: paths.login, ...page(() => import('../features/auth/login-page').then((m) => ({ Component: m.LoginPage }))) },
+      { path: paths.signup, ...page(() => import('../features/auth/signup-page').then((m) => ({ Component: m.SignupPage }))) },
     ],
   },
   {
     element: <RequireSession />,
     children: [
-      { path: paths.dashboard, element: <DashboardPage /> },
-      { path: paths.createParser, element: <CreateParserPage /> },
-      { path: paths.settings, element: <SettingsPage /> },
+      { path: paths.dashboard, ...page(() => import('../features/dashboard/dashboard-page').then((m) => ({ Component: m.DashboardPage }))) },
+      {
+        path: paths.createParser,
+        ...page(() => import('../features/parsers/create-parser-page').then((m) => ({ Component: m.CreateParserPage }))),
+      },
+      { path: paths.settings, ...page(() => import('../features/settings/settings-page').then((m) => ({ Component: m.SettingsPage }))) },
     ],
   },
-  { path: '*', element: <NotFoundPage /> },
+  { path: '*', ...page(() => import('../features/not-found/not-found-page').then((m) => ({ Component: m.NotFoundPage }))) },
 ])

@@ -3,9 +3,9 @@ import { FeaturesSection } from './components/features-section'
 import { HeroSection } from './components/hero-section'
 import { HowItWorksSection } from './components/how-it-works-section'
 import { PricingSection } from './components/pricing-section'
-import { SiteFooter } from './components/site-footer'
+import { SiteFooter } from '../../components/layout/site-footer'
 import { SiteHeader } from './components/site-header'
-import { SkipLink } from './components/skip-link'
+import { SkipLink } from '../../components/layout/skip-link'
 
 /** Public home page (spec §1, §2 landing page). */
 export function LandingPage() {

@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router'
 import { paths } from '../../../shared/paths'
 import { Logo } from '../../components/layout/logo'
 import { Button } from '../../components/ui/button'
-import { SiteFooter } from '../marketing/components/site-footer'
+import { SiteFooter } from '../../components/layout/site-footer'
 
 const NOT_FOUND_LOG_URL = '/api/client-log/not-found'
 

@@ -4,8 +4,8 @@ import { Link } from 'react-router'
 import { paths } from '../../../../shared/paths'
 import { Logo } from '../../../components/layout/logo'
 import { Button } from '../../../components/ui/button'
-import { SiteFooter } from '../../marketing/components/site-footer'
-import { SkipLink } from '../../marketing/components/skip-link'
+import { SiteFooter } from '../../../components/layout/site-footer'
+import { SkipLink } from '../../../components/layout/skip-link'
 
 export type LegalSection = { id: string; title: string; content: ReactNode }
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
-import { paths } from '../../../../shared/paths'
-import { Logo } from '../../../components/layout/logo'
+import { paths } from '../../../shared/paths'
+import { Logo } from './logo'
 
 const legalLinks = [
   { to: paths.privacy, label: 'Privacy Policy' },
