@@ -12,18 +12,14 @@ import { FieldError } from '../../components/ui/form-error'
 import { Input } from '../../components/ui/input'
 import { Label } from '../../components/ui/label'
 import { authClient, authErrorMessage } from '../../lib/auth-client'
+import { firstFieldError } from '../../lib/first-field-error'
 import { AuthLayout } from './components/auth-layout'
 import { GoogleButton } from './components/google-button'
+import { OrDivider } from './components/or-divider'
 import { signInWithGoogle } from './sign-in-with-google'
 
 type LoginForm = z.input<typeof loginSchema>
 const FIELD_ORDER = ['email', 'password'] as const
-
-/** Spec §5: only the first validation message is shown. */
-function firstError(errors: FieldErrors<LoginForm>) {
-  const field = FIELD_ORDER.find((name) => errors[name])
-  return field ? { field, message: errors[field]?.message ?? '' } : undefined
-}
 
 export function LoginPage() {
   const navigate = useNavigate()
@@ -32,7 +28,7 @@ export function LoginPage() {
     resolver: zodResolver(loginSchema),
     defaultValues: { email: '', password: '' },
   })
-  const shown = firstError(form.formState.errors)
+  const shown = firstFieldError(form.formState.errors, FIELD_ORDER)
   const isSubmitting = form.formState.isSubmitting
 
   const onValid = async (values: z.output<typeof loginSchema>) => {
@@ -50,7 +46,7 @@ export function LoginPage() {
   }
 
   const onInvalid = (errors: FieldErrors<LoginForm>) => {
-    const first = firstError(errors)
+    const first = firstFieldError(errors, FIELD_ORDER)
     if (first) toast.error('Validation Error', { description: first.message })
   }
 
@@ -120,11 +116,7 @@ export function LoginPage() {
           {isSubmitting ? 'Signing in...' : 'Sign In'}
         </Button>
       </form>
-      <div className="my-4 flex items-center gap-3 text-xs uppercase text-muted-foreground">
-        <span className="h-px flex-1 bg-border" />
-        or
-        <span className="h-px flex-1 bg-border" />
-      </div>
+      <OrDivider />
       <div className="grid gap-2">
         <GoogleButton onClick={() => void onGoogle()}>Sign in with Google</GoogleButton>
         <Button type="button" variant="outline" className="w-full" disabled={isPasskeyBusy} onClick={() => void onPasskey()}>

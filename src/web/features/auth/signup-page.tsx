@@ -11,17 +11,14 @@ import { FieldError } from '../../components/ui/form-error'
 import { Input } from '../../components/ui/input'
 import { Label } from '../../components/ui/label'
 import { authClient, authErrorMessage } from '../../lib/auth-client'
+import { firstFieldError } from '../../lib/first-field-error'
 import { AuthLayout } from './components/auth-layout'
 import { GoogleButton } from './components/google-button'
+import { OrDivider } from './components/or-divider'
 import { signInWithGoogle } from './sign-in-with-google'
 
 type SignupForm = z.input<typeof signupSchema>
 const FIELD_ORDER = ['email', 'password', 'confirmPassword'] as const
-
-function firstError(errors: FieldErrors<SignupForm>) {
-  const field = FIELD_ORDER.find((name) => errors[name])
-  return field ? { field, message: errors[field]?.message ?? '' } : undefined
-}
 
 export function SignupPage() {
   const navigate = useNavigate()
@@ -29,7 +26,7 @@ export function SignupPage() {
     resolver: zodResolver(signupSchema),
     defaultValues: { email: '', password: '', confirmPassword: '' },
   })
-  const shown = firstError(form.formState.errors)
+  const shown = firstFieldError(form.formState.errors, FIELD_ORDER)
   const isSubmitting = form.formState.isSubmitting
 
   const onValid = async ({ email, password }: z.output<typeof signupSchema>) => {
@@ -48,7 +45,7 @@ export function SignupPage() {
   }
 
   const onInvalid = (errors: FieldErrors<SignupForm>) => {
-    const first = firstError(errors)
+    const first = firstFieldError(errors, FIELD_ORDER)
     if (first) toast.error('Validation Error', { description: first.message })
   }
 
@@ -104,11 +101,7 @@ export function SignupPage() {
           {isSubmitting ? 'Creating Account...' : 'Create Account'}
         </Button>
       </form>
-      <div className="my-4 flex items-center gap-3 text-xs uppercase text-muted-foreground">
-        <span className="h-px flex-1 bg-border" />
-        or
-        <span className="h-px flex-1 bg-border" />
-      </div>
+      <OrDivider />
       <GoogleButton onClick={() => void onGoogle()}>Sign up with Google</GoogleButton>
       <p className="mt-4 text-center text-xs text-muted-foreground">
         By creating an account you agree to our{' '}
