@@ -37,6 +37,10 @@ const envSchema = z
       .optional()
       .transform((v) => v !== 'false'),
     GOOGLE_CLIENT_ID: optionalString,
+    /** Talk to a running Google emulator instead of Google (tests, or an emulator you started yourself). */
+    GOOGLE_EMULATOR_URL: optionalUrl(/^https?:$/, 'http(s)'),
+    /** Port of the emulator `npm start` launches in demo mode. */
+    EMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(4010),
     GOOGLE_CLIENT_SECRET: optionalString,
     SMTP_URL: optionalUrl(/^smtps?:$/, 'smtp:// or smtps://'),
     MAIL_FROM: z.string().trim().min(3).default('Mailrow <no-reply@mailrow.local>'),
