@@ -11,9 +11,12 @@ import type { AppDeps, AppEnv } from './context'
 import { accountRoutes } from './features/account/account.routes'
 import { clientLogRoutes } from './features/client-log/client-log.routes'
 import { configRoutes } from './features/config/config.routes'
+import { connectionRoutes } from './features/connections/connections.routes'
 import { dashboardRoutes } from './features/dashboard/dashboard.routes'
 import { devOutboxRoutes } from './features/dev-outbox/dev-outbox.routes'
+import { gmailRoutes } from './features/gmail/gmail.routes'
 import { healthRoutes } from './features/health/health.routes'
+import { sheetRoutes } from './features/sheets/sheets.routes'
 import { getClientIp } from './lib/client-ip'
 import { AppError, errorBody } from './lib/errors'
 
@@ -27,6 +30,9 @@ function createApiRoutes() {
     .route('/config', configRoutes)
     .route('/account', accountRoutes)
     .route('/dashboard', dashboardRoutes)
+    .route('/connections', connectionRoutes)
+    .route('/gmail', gmailRoutes)
+    .route('/spreadsheets', sheetRoutes)
     .route('/client-log', clientLogRoutes)
     .route('/dev/outbox', devOutboxRoutes)
 }

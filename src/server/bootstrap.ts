@@ -2,7 +2,9 @@ import { fileURLToPath } from 'node:url'
 import { createAuth, type AuthRateLimits } from './auth/auth'
 import { openDatabase, type Database } from './db/client'
 import type { Env } from './env'
+import { resolveGoogleConfig, type GoogleConfig } from './features/google/google-config'
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './features/mail/mailer'
+import { createSecretBox } from './lib/crypto'
 import { createApp } from './app'
 import type { AppDeps } from './context'
 import { createLogger, type Logger } from './lib/logger'
@@ -13,7 +15,15 @@ export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.m
 /** Opens the database, applies migrations and wires the app's dependencies. */
 export async function buildDeps(
   env: Env,
-  options: { logger?: Logger; database?: Database; mailer?: Mailer; rateLimits?: AuthRateLimits; webRoot?: string } = {},
+  options: {
+    logger?: Logger
+    database?: Database
+    mailer?: Mailer
+    rateLimits?: AuthRateLimits
+    webRoot?: string
+    /** A running Google emulator to use (demo mode and tests); overrides GOOGLE_EMULATOR_URL. */
+    emulatorUrl?: string
+  } = {},
 ): Promise<AppDeps> {
   const logger = options.logger ?? createLogger(env.LOG_LEVEL)
   const database = options.database ?? (await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR }))
@@ -22,8 +32,14 @@ export async function buildDeps(
   const mailer =
     options.mailer ??
     (env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : createOutboxMailer(database.db, logger))
-  const auth = createAuth({ db: database.db, env, secret, mailer, logger, rateLimits: options.rateLimits })
-  return { database, auth, env, mailer, logger, webRoot: options.webRoot }
+  const google = googleConfigFor(env, options.emulatorUrl ?? env.GOOGLE_EMULATOR_URL)
+  const auth = createAuth({ db: database.db, env, google, secret, mailer, logger, rateLimits: options.rateLimits })
+  return { database, auth, env, mailer, logger, google, box: createSecretBox(secret), webRoot: options.webRoot }
+}
+
+function googleConfigFor(env: Env, emulatorUrl: string | undefined): GoogleConfig | undefined {
+  if (!emulatorUrl && !(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET)) return undefined
+  return resolveGoogleConfig(env, emulatorUrl)
 }
 
 export { createApp }

@@ -2,7 +2,9 @@ import type { Auth, AuthSession } from './auth/auth'
 import type { Database } from './db/client'
 import type { Db } from './db/client'
 import type { Env } from './env'
+import type { GoogleConfig } from './features/google/google-config'
 import type { Mailer } from './features/mail/mailer'
+import type { SecretBox } from './lib/crypto'
 import type { Logger } from './lib/logger'
 
 /** Everything the HTTP app needs, built once by main.ts (or by a test). */
@@ -12,6 +14,10 @@ export type AppDeps = {
   env: Env
   mailer: Mailer
   logger: Logger
+  /** Encrypts Google tokens at rest. */
+  box: SecretBox
+  /** Google (real or the emulator); absent when neither is configured. */
+  google?: GoogleConfig
   /** The caller's IP; by default read from the socket (or X-Forwarded-For with TRUST_PROXY). */
   getClientIp?: (request: Request, connectionIp: string | undefined) => string | undefined
   /** Folder of the built SPA; absent in API-only tests. */

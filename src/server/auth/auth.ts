@@ -2,11 +2,12 @@ import { passkey } from '@better-auth/passkey'
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { APIError, createAuthMiddleware } from 'better-auth/api'
-import { jwt, twoFactor } from 'better-auth/plugins'
+import { genericOAuth, jwt, twoFactor } from 'better-auth/plugins'
 import { loginSchema, signupCredentialsSchema } from '../../shared/contracts/auth'
 import type { Db } from '../db/client'
 import * as schema from '../db/schema'
 import type { Env } from '../env'
+import type { GoogleConfig } from '../features/google/google-config'
 import type { Mailer } from '../features/mail/mailer'
 import type { Logger } from '../lib/logger'
 import { hashPassword, verifyPassword } from './password'
@@ -31,14 +32,16 @@ export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = {
 
 export type AuthDeps = {
   db: Db
-  env: Pick<Env, 'APP_URL' | 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET'>
+  env: Pick<Env, 'APP_URL'>
+  /** Google (real or the emulator) for 'Sign in with Google'; absent turns that button off. */
+  google?: GoogleConfig
   secret: string
   mailer: Mailer
   logger: Logger
   rateLimits?: AuthRateLimits
 }
 
-export function createAuth({ db, env, secret, mailer, logger, rateLimits = DEFAULT_AUTH_RATE_LIMITS }: AuthDeps) {
+export function createAuth({ db, env, google, secret, mailer, logger, rateLimits = DEFAULT_AUTH_RATE_LIMITS }: AuthDeps) {
   const appUrl = new URL(env.APP_URL)
   return betterAuth({
     appName: 'Mailrow',
@@ -90,16 +93,10 @@ export function createAuth({ db, env, secret, mailer, logger, rateLimits = DEFAU
         })
       },
     },
-    socialProviders:
-      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
-        ? {
-            google: {
-              clientId: env.GOOGLE_CLIENT_ID,
-              clientSecret: env.GOOGLE_CLIENT_SECRET,
-              prompt: 'select_account',
-            },
-          }
-        : {},
+    account: {
+      // A Google account whose verified email matches an existing user signs in as that user.
+      accountLinking: { enabled: true, trustedProviders: ['google'] },
+    },
     session: {
       // httpOnly cookie sessions kept in the database; used sessions slide forward daily.
       expiresIn: 60 * 60 * 24 * 7,
@@ -150,9 +147,26 @@ export function createAuth({ db, env, secret, mailer, logger, rateLimits = DEFAU
       twoFactor({ issuer: 'Mailrow' }),
       passkey({ rpID: appUrl.hostname, rpName: 'Mailrow', origin: appUrl.origin }),
       jwt({ jwks: { keyPairConfig: { alg: 'EdDSA', crv: 'Ed25519' } } }),
+      // Google through configurable endpoints, so the same code signs in with Google or the emulator.
+      ...(google ? [genericOAuth({ config: [googleSignInProvider(google)] })] : []),
     ],
   })
 }
 
 export type Auth = ReturnType<typeof createAuth>
 export type AuthSession = Auth['$Infer']['Session']
+
+/** 'Sign in with Google' (spec §7): OpenID Connect with PKCE; callback /api/auth/callback/google. */
+function googleSignInProvider(google: GoogleConfig) {
+  return {
+    providerId: 'google',
+    clientId: google.clientId,
+    clientSecret: google.clientSecret,
+    authorizationUrl: google.endpoints.authUrl,
+    tokenUrl: google.endpoints.tokenUrl,
+    userInfoUrl: google.endpoints.userInfoUrl,
+    scopes: ['openid', 'email', 'profile'],
+    pkce: true,
+    prompt: 'select_account' as const,
+  }
+}

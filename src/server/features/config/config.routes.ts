@@ -3,10 +3,10 @@ import type { PublicConfig } from '../../../shared/contracts/account'
 import type { AppEnv } from '../../context'
 
 export const configRoutes = new Hono<AppEnv>().get('/', (c) => {
-  const { env, mailer } = c.var.deps
+  const { mailer, google } = c.var.deps
   const config: PublicConfig = {
-    googleSignIn: Boolean(env.GOOGLE_CLIENT_ID),
-    demoMode: env.DEMO_MODE,
+    googleSignIn: Boolean(google),
+    demoMode: Boolean(google?.isEmulator),
     devOutbox: mailer.kind === 'outbox',
   }
   return c.json({ config })

@@ -1,10 +1,15 @@
-import { Check, ShieldCheck } from 'lucide-react'
-import { Link } from 'react-router'
+import { useQueryClient } from '@tanstack/react-query'
+import { Check } from 'lucide-react'
+import { useEffect, useState } from 'react'
+import { Link, useNavigate, useSearchParams } from 'react-router'
+import { toast } from 'sonner'
 import { paths } from '../../../shared/paths'
 import { AppHeader } from '../../components/layout/app-header'
 import { Button } from '../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card'
 import { cn } from '../../lib/utils'
+import { gmailConnectionQuery, useGmailConnection } from '../connections/api/gmail-connection'
+import { ConnectGmailStep } from './components/connect-gmail-step'
 
 /** The wizard's five steps (spec §2). */
 export const WIZARD_STEPS = [
@@ -44,11 +49,42 @@ function ProgressBar({ current }: { current: number }) {
   )
 }
 
+/** Back from Google's consent page (?step=gmail-callback): report, refresh, and clean the address. */
+function useGmailCallback() {
+  const [params] = useSearchParams()
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
+  const isCallback = params.get('step') === 'gmail-callback'
+  const error = params.get('error')
+  const missing = params.get('missing')
+  useEffect(() => {
+    if (!isCallback) return
+    if (error) toast.error('Error connecting Gmail', { description: error })
+    else if (missing) toast.warning('Gmail connected with missing permissions', { description: 'Reconnect and allow every permission Mailrow asks for.' })
+    else toast.success('Gmail connected successfully!', { description: 'You can now proceed to the next step.' })
+    void queryClient.invalidateQueries({ queryKey: gmailConnectionQuery.queryKey })
+    navigate('/create-parser', { replace: true })
+  }, [isCallback, error, missing, navigate, queryClient])
+}
+
 /**
- * The create-parser wizard. This frame shows the steps and the Gmail privacy notice; the Gmail
- * connection and the remaining steps arrive with the Google and product-UI issues.
+ * The create-parser wizard. Step 1 (Gmail connection) works; the later steps arrive with the
+ * product-UI issue.
  */
 export function CreateParserPage() {
+  useGmailCallback()
+  const [step, setStep] = useState(1)
+  const connection = useGmailConnection()
+  const current = WIZARD_STEPS[step - 1]!
+
+  const onNext = () => {
+    if (step === 1 && !connection.data?.connected) {
+      toast.error('Gmail not connected', { description: 'Please connect your Gmail account before proceeding.' })
+      return
+    }
+    setStep((s) => Math.min(WIZARD_STEPS.length, s + 1))
+  }
+
   return (
     <div className="min-h-screen bg-muted/40">
       <AppHeader />
@@ -59,27 +95,21 @@ export function CreateParserPage() {
             <Link to={paths.dashboard}>Cancel</Link>
           </Button>
         </div>
-        <ProgressBar current={1} />
+        <ProgressBar current={step} />
         <Card>
           <CardHeader>
-            <CardTitle>Connect Gmail</CardTitle>
-            <CardDescription>Authorize access to your Gmail</CardDescription>
+            <CardTitle>{current.title}</CardTitle>
+            <CardDescription>{current.description}</CardDescription>
           </CardHeader>
-          <CardContent>
-            <div className="flex gap-3 rounded-md border bg-accent/40 p-4 text-sm">
-              <ShieldCheck className="size-5 shrink-0 text-primary" aria-hidden />
-              <p>
-                Mailrow only reads emails that match the filters you set. Nothing in your mailbox is modified, deleted or
-                sent.
-              </p>
-            </div>
-          </CardContent>
+          <CardContent>{step === 1 ? <ConnectGmailStep /> : null}</CardContent>
         </Card>
         <div className="flex justify-between">
-          <Button variant="outline" disabled>
+          <Button variant="outline" disabled={step === 1} onClick={() => setStep((s) => Math.max(1, s - 1))}>
             Previous
           </Button>
-          <Button disabled>Next</Button>
+          <Button onClick={onNext} disabled={step === WIZARD_STEPS.length}>
+            Next
+          </Button>
         </div>
       </main>
     </div>

@@ -1,0 +1,43 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { paths } from '../../../shared/paths'
+import type { AppEnv } from '../../context'
+import { AppError } from '../../lib/errors'
+import { requireGoogle } from '../../lib/google-access'
+import { requireSession } from '../../lib/session'
+import { validate } from '../../lib/validate'
+import { completeGmailConnection, disconnectGmail, getGmailConnectionStatus, startGmailConnection } from './connections.service'
+
+const callbackQuerySchema = z.object({
+  code: z.string().max(4096).optional(),
+  state: z.string().max(512).optional(),
+  error: z.string().max(512).optional(),
+})
+
+export const connectionRoutes = new Hono<AppEnv>()
+  .use(requireSession)
+  .get('/gmail', async (c) => {
+    const connection = await getGmailConnectionStatus(c.var.db, { userId: c.var.user.id })
+    return c.json({ connection })
+  })
+  .post('/gmail/start', requireGoogle, async (c) => {
+    const result = await startGmailConnection(c.var.db, { userId: c.var.user.id, access: c.var.googleAccess })
+    return c.json(result)
+  })
+  // Google sends the browser back here; the wizard picks up at ?step=gmail-callback.
+  .get('/gmail/callback', requireGoogle, validate('query', callbackQuerySchema), async (c) => {
+    const back = new URL(paths.createParser, c.var.deps.env.APP_URL)
+    back.searchParams.set('step', 'gmail-callback')
+    try {
+      const result = await completeGmailConnection(c.var.db, { userId: c.var.user.id, ...c.req.valid('query'), access: c.var.googleAccess })
+      if (result.missingScopes.length > 0) back.searchParams.set('missing', result.missingScopes.join(' '))
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error
+      back.searchParams.set('error', error.message)
+    }
+    return c.redirect(back.pathname + back.search, 302)
+  })
+  .delete('/gmail', requireGoogle, async (c) => {
+    await disconnectGmail(c.var.db, { userId: c.var.user.id, access: c.var.googleAccess })
+    return c.body(null, 204)
+  })

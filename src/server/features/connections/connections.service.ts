@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto'
+import type { OAuth2Client } from 'google-auth-library'
+import type { GmailConnectionStatus } from '../../../shared/contracts/gmail'
+import type { Db } from '../../db/client'
+import { AppError } from '../../lib/errors'
+import type { SecretBox } from '../../lib/crypto'
+import { GMAIL_CONNECTION_SCOPES, type GoogleConfig } from '../google/google-config'
+import { createOAuthClient, isInvalidGrant, toAppError, withGoogleRetry, type RetryOptions } from '../google/google.client'
+import {
+  deleteGmailConnection,
+  findGmailConnectionByUser,
+  insertVerification,
+  takeVerification,
+  updateGmailConnection,
+  upsertGmailConnection,
+} from './connections.queries'
+
+/** What a service needs to reach Google for a user. */
+export type GoogleAccess = {
+  google: GoogleConfig
+  box: SecretBox
+  appUrl: string
+  retry?: RetryOptions
+}
+
+const STATE_TTL_MS = 10 * 60 * 1000
+const stateKey = (state: string) => `gmail-connect:${state}`
+
+export function gmailCallbackUrl(appUrl: string) {
+  return `${appUrl}/api/connections/gmail/callback`
+}
+
+/** Step 1 of the wizard: the Google consent URL, with state and PKCE kept server-side. */
+export async function startGmailConnection(db: Db, { userId, access }: { userId: string; access: GoogleAccess }) {
+  const client = createOAuthClient(access.google, gmailCallbackUrl(access.appUrl))
+  const state = randomBytes(24).toString('base64url')
+  const { codeVerifier, codeChallenge } = await client.generateCodeVerifierAsync()
+  await insertVerification(db, stateKey(state), JSON.stringify({ userId, codeVerifier }), new Date(Date.now() + STATE_TTL_MS))
+  const authorizationUrl = client.generateAuthUrl({
+    access_type: 'offline',
+    prompt: 'consent',
+    scope: [...GMAIL_CONNECTION_SCOPES],
+    include_granted_scopes: true,
+    state,
+    code_challenge: codeChallenge,
+    code_challenge_method: 'S256' as never,
+  })
+  return { authorizationUrl }
+}
+
+/** The return from Google: exchange the code, then save or update the one connection record. */
+export async function completeGmailConnection(
+  db: Db,
+  { userId, code, state, error, access }: { userId: string; code?: string; state?: string; error?: string; access: GoogleAccess },
+) {
+  const stored = state ? await takeVerification(db, stateKey(state)) : undefined
+  if (!stored || stored.expiresAt.getTime() < Date.now()) {
+    throw new AppError('VALIDATION', 'The Gmail connection request has expired. Please try connecting again.')
+  }
+  const pending = JSON.parse(stored.value) as { userId: string; codeVerifier: string }
+  if (pending.userId !== userId) throw new AppError('FORBIDDEN', 'This Gmail connection was started by another account.')
+  if (error) {
+    throw new AppError('VALIDATION', error === 'access_denied' ? 'Gmail access was not granted.' : `Google answered: ${error}`)
+  }
+  if (!code) throw new AppError('VALIDATION', 'Google did not return an authorization code.')
+
+  const client = createOAuthClient(access.google, gmailCallbackUrl(access.appUrl))
+  try {
+    const { tokens } = await withGoogleRetry(() => client.getToken({ code, codeVerifier: pending.codeVerifier }), access.retry)
+    if (!tokens.access_token) throw new AppError('UNAVAILABLE', 'Google did not return an access token.')
+    client.setCredentials(tokens)
+    const { data: profile } = await withGoogleRetry(
+      () => client.request<{ email?: string; sub?: string }>({ url: access.google.endpoints.userInfoUrl }),
+      access.retry,
+    )
+    if (!profile.email) throw new AppError('UNAVAILABLE', 'Google did not share the account email.')
+    const previous = await findGmailConnectionByUser(db, userId)
+    const granted = (tokens.scope ?? '').split(/\s+/).filter(Boolean)
+    // Google sends a refresh token only with prompt=consent; keep the old one if none came back.
+    const refreshToken = tokens.refresh_token ? access.box.encrypt(tokens.refresh_token) : (previous?.refreshToken ?? '')
+    const connection = await upsertGmailConnection(db, {
+      userId,
+      provider: 'gmail',
+      accessToken: access.box.encrypt(tokens.access_token),
+      refreshToken,
+      accessTokenExpiresAt: tokens.expiry_date ? new Date(tokens.expiry_date) : null,
+      accountEmail: profile.email,
+      accountId: profile.sub ?? profile.email,
+      scopes: granted.join(' '),
+    })
+    return { accountEmail: connection.accountEmail, missingScopes: missingScopes(granted) }
+  } catch (e) {
+    throw toAppError(e, 'Connecting Gmail')
+  }
+}
+
+function missingScopes(granted: string[]) {
+  return GMAIL_CONNECTION_SCOPES.filter((scope) => !granted.includes(scope))
+}
+
+export async function getGmailConnectionStatus(db: Db, { userId }: { userId: string }): Promise<GmailConnectionStatus> {
+  const connection = await findGmailConnectionByUser(db, userId)
+  if (!connection) {
+    return { connected: false, accountEmail: null, needsReconnect: false, reason: null, missingScopes: [], lastRefreshedAt: null }
+  }
+  const needsReconnect = connection.status === 'needs_reconnect'
+  return {
+    connected: !needsReconnect,
+    accountEmail: connection.accountEmail,
+    needsReconnect,
+    reason: connection.statusReason,
+    missingScopes: missingScopes(connection.scopes.split(/\s+/)),
+    lastRefreshedAt: connection.lastRefreshedAt.toISOString(),
+  }
+}
+
+/** Revokes Mailrow's grant at Google (best effort), then forgets the tokens. */
+export async function disconnectGmail(db: Db, { userId, access }: { userId: string; access: GoogleAccess }) {
+  const connection = await findGmailConnectionByUser(db, userId)
+  if (!connection) return
+  const token = connection.refreshToken || connection.accessToken
+  try {
+    await createOAuthClient(access.google).revokeToken(access.box.decrypt(token))
+  } catch {
+    // Already revoked or unreachable: the local record goes either way.
+  }
+  await deleteGmailConnection(db, userId)
+}
+
+/** Marks the connection as needing the user, so its parsers pause with a visible reason. */
+export async function markNeedsReconnect(db: Db, { userId, reason }: { userId: string; reason: string }) {
+  await updateGmailConnection(db, userId, { status: 'needs_reconnect', statusReason: reason })
+}
+
+/** An OAuth client holding the user's tokens; refreshed tokens are saved encrypted. */
+export async function getAuthorizedClient(db: Db, { userId, access }: { userId: string; access: GoogleAccess }): Promise<OAuth2Client> {
+  const connection = await findGmailConnectionByUser(db, userId)
+  if (!connection) throw new AppError('VALIDATION', 'Gmail is not connected. Connect your Gmail account first.')
+  if (connection.status === 'needs_reconnect') {
+    throw new AppError('GOOGLE_REAUTH_REQUIRED', connection.statusReason ?? 'Please reconnect your Gmail account.')
+  }
+  const client = createOAuthClient(access.google)
+  let credentials
+  try {
+    credentials = {
+      access_token: access.box.decrypt(connection.accessToken),
+      refresh_token: access.box.decrypt(connection.refreshToken) || undefined,
+      expiry_date: connection.accessTokenExpiresAt?.getTime(),
+    }
+  } catch {
+    // APP_SECRET changed: the stored tokens can't be read any more.
+    await markNeedsReconnect(db, { userId, reason: 'Stored Google tokens could not be read. Please reconnect your Gmail account.' })
+    throw new AppError('GOOGLE_REAUTH_REQUIRED', 'Please reconnect your Gmail account.')
+  }
+  client.setCredentials(credentials)
+  client.on('tokens', (tokens) => {
+    if (!tokens.access_token) return
+    void updateGmailConnection(db, userId, {
+      accessToken: access.box.encrypt(tokens.access_token),
+      ...(tokens.refresh_token ? { refreshToken: access.box.encrypt(tokens.refresh_token) } : {}),
+      accessTokenExpiresAt: tokens.expiry_date ? new Date(tokens.expiry_date) : null,
+      lastRefreshedAt: new Date(),
+    }).catch(() => {})
+  })
+  return client
+}
+
+/**
+ * Runs Google calls for a user. `call` retries one request when it fails transiently; a dead
+ * grant marks the connection as needing reconnect before the error reaches the caller as
+ * GOOGLE_REAUTH_REQUIRED.
+ */
+export async function withUserGoogle<T>(
+  db: Db,
+  { userId, access, action }: { userId: string; access: GoogleAccess; action: string },
+  run: (client: OAuth2Client, call: <R>(request: () => Promise<R>) => Promise<R>) => Promise<T>,
+): Promise<T> {
+  const client = await getAuthorizedClient(db, { userId, access })
+  try {
+    return await run(client, (request) => withGoogleRetry(request, access.retry))
+  } catch (error) {
+    if (isInvalidGrant(error)) {
+      await markNeedsReconnect(db, {
+        userId,
+        reason: 'Google access was revoked or has expired. Reconnect your Gmail account to resume parsing.',
+      })
+    }
+    throw toAppError(error, action)
+  }
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod'
+
+/** Columns Mailrow adds after the parser's fields; Message ID lets a retry see what was written. */
+export const METADATA_COLUMNS = ['Received', 'From', 'Subject', 'Message ID'] as const
+
+export function sheetColumns(fieldNames: string[]): string[] {
+  return [...fieldNames, ...METADATA_COLUMNS]
+}
+
+/** New spreadsheet name (spec §9): the parser name followed by ' - Data'. */
+export function spreadsheetName(parserName: string): string {
+  return `${parserName.trim()} - Data`
+}
+
+const ID_PATTERN = /^[A-Za-z0-9_-]+$/
+
+/**
+ * The spreadsheet ID from what the user typed (spec §5): from a docs URL the part after /d/
+ * (letters, digits, hyphen, underscore); the emulator's /sheets/{id} viewer URL likewise;
+ * anything else is taken as the ID itself. Returns null when nothing usable is left.
+ */
+export function spreadsheetIdFromInput(input: string): string | null {
+  const value = input.trim()
+  const fromUrl = value.match(/\/d\/([A-Za-z0-9_-]+)/) ?? value.match(/^https?:\/\/[^/]+\/sheets\/([A-Za-z0-9_-]+)/)
+  const id = fromUrl?.[1] ?? value
+  return ID_PATTERN.test(id) ? id : null
+}
+
+export const createSpreadsheetInputSchema = z.object({
+  parserName: z.string().trim().min(1, { error: 'Please enter a name for your parser.' }).max(200),
+  fieldNames: z.array(z.string().trim().min(1).max(200)).min(1, { error: 'Please select at least one field to extract from emails.' }).max(100),
+})
+
+export const validateSpreadsheetInputSchema = z.object({
+  spreadsheet: z.string().trim().min(1, { error: 'Please enter a spreadsheet ID or URL.' }).max(2000),
+})
+
+export type SpreadsheetRef = { spreadsheetId: string; spreadsheetUrl: string; title: string }

@@ -1,0 +1,23 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query'
+import { api, unwrap } from '../../../lib/api-client'
+
+export const gmailConnectionQuery = queryOptions({
+  queryKey: ['connections', 'gmail'],
+  queryFn: async () => (await unwrap(api.connections.gmail.$get())).connection,
+})
+
+export function useGmailConnection() {
+  return useQuery(gmailConnectionQuery)
+}
+
+/** Starts the Google consent flow; the browser leaves the page on success. */
+export function useStartGmailConnection() {
+  return useMutation({
+    mutationFn: async () => {
+      const { authorizationUrl } = await unwrap(api.connections.gmail.start.$post())
+      window.location.assign(authorizationUrl)
+      // Keep the button busy while the browser navigates away.
+      await new Promise(() => {})
+    },
+  })
+}
