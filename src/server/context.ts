@@ -3,6 +3,7 @@ import type { Database } from './db/client'
 import type { Db } from './db/client'
 import type { Env } from './env'
 import type { GoogleConfig } from './features/google/google-config'
+import type { RetryOptions } from './features/google/google.client'
 import type { Mailer } from './features/mail/mailer'
 import type { SecretBox } from './lib/crypto'
 import type { Logger } from './lib/logger'
@@ -18,6 +19,8 @@ export type AppDeps = {
   box: SecretBox
   /** Google (real or the emulator); absent when neither is configured. */
   google?: GoogleConfig
+  /** Backoff for Google calls (tests shorten it). */
+  googleRetry?: RetryOptions
   /** The caller's IP; by default read from the socket (or X-Forwarded-For with TRUST_PROXY). */
   getClientIp?: (request: Request, connectionIp: string | undefined) => string | undefined
   /** Folder of the built SPA; absent in API-only tests. */

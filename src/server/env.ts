@@ -40,7 +40,7 @@ const envSchema = z
     /** Talk to a running Google emulator instead of Google (tests, or an emulator you started yourself). */
     GOOGLE_EMULATOR_URL: optionalUrl(/^https?:$/, 'http(s)'),
     /** Port of the emulator `npm start` launches in demo mode. */
-    EMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(4010),
+    EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
     GOOGLE_CLIENT_SECRET: optionalString,
     SMTP_URL: optionalUrl(/^smtps?:$/, 'smtp:// or smtps://'),
     MAIL_FROM: z.string().trim().min(3).default('Mailrow <no-reply@mailrow.local>'),

@@ -1,7 +1,10 @@
 import { serve } from '@hono/node-server'
+import { createEmulator, type RunningEmulator } from '../../emulator/emulator'
 import { startWorker, type Worker } from '../worker/worker'
 import { buildDeps, createApp, DEFAULT_WEB_ROOT } from './bootstrap'
 import { EnvError, parseEnv, type Env } from './env'
+import { gmailCallbackUrl } from './features/connections/connections.service'
+import { DEMO_OAUTH_CLIENT } from './features/google/google-config'
 import { loadDotEnv } from './load-dotenv'
 
 async function main() {
@@ -17,12 +20,14 @@ async function main() {
     throw error
   }
 
-  const deps = await buildDeps(env, { webRoot: DEFAULT_WEB_ROOT })
+  // Demo mode: no Google credentials, so Mailrow brings its own Google (the emulator, with a demo mailbox).
+  let emulator: RunningEmulator | undefined
+  if (env.DEMO_MODE && !env.GOOGLE_EMULATOR_URL) emulator = await startDemoEmulator(env)
+
+  const deps = await buildDeps(env, { webRoot: DEFAULT_WEB_ROOT, emulatorUrl: emulator?.url })
   const { logger, database } = deps
   const app = createApp(deps)
-
-  // Demo mode (no Google credentials) is where the local Google emulator starts, once it exists.
-  if (env.DEMO_MODE) logger.info('demo mode: no GOOGLE_CLIENT_ID set, Google sign-in is off')
+  if (emulator) logger.info({ url: emulator.url }, 'demo mode: using the local Google emulator')
 
   let worker: Worker | undefined
   if (env.RUN_WORKER) worker = await startWorker({ database, logger })
@@ -39,6 +44,7 @@ async function main() {
     stopping = true
     logger.info({ signal }, 'shutting down')
     server.close()
+    await emulator?.close().catch(() => {})
     await worker?.stop().catch((error) => logger.error({ err: error }, 'worker did not stop cleanly'))
     await database.close().catch(() => {})
     process.exit(0)
@@ -47,6 +53,28 @@ async function main() {
   process.on('SIGTERM', () => void stop('SIGTERM'))
   // One bad request or job must not take the process down: log it and keep serving.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection'))
+}
+
+async function startDemoEmulator(env: Env): Promise<RunningEmulator> {
+  const emulator = createEmulator({
+    demo: true,
+    clients: [
+      {
+        ...DEMO_OAUTH_CLIENT,
+        name: 'Mailrow (demo)',
+        redirectUris: [`${env.APP_URL}/api/auth/callback/google`, gmailCallbackUrl(env.APP_URL)],
+      },
+    ],
+  })
+  try {
+    return await emulator.start(env.EMULATOR_PORT, '127.0.0.1')
+  } catch (error) {
+    emulator.stop()
+    throw new Error(
+      `could not start the Google emulator on port ${env.EMULATOR_PORT} (${error instanceof Error ? error.message : error}). Set EMULATOR_PORT to a free port.`,
+      { cause: error },
+    )
+  }
 }
 
 main().catch((error) => {

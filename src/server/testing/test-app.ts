@@ -13,7 +13,9 @@ export const TEST_APP_URL = 'http://localhost:3000'
 export const TEST_IP_HEADER = 'x-test-client-ip'
 
 /** The whole app in-process on a fresh database, with mail captured instead of sent. */
-export async function createTestApp(options: { rateLimits?: Partial<AuthRateLimits>; env?: Record<string, string> } = {}) {
+export async function createTestApp(
+  options: { rateLimits?: Partial<AuthRateLimits>; env?: Record<string, string>; emulatorUrl?: string } = {},
+) {
   const database = await openTestDatabase()
   const sent: MailMessage[] = []
   const mailer: Mailer = {
@@ -35,7 +37,10 @@ export async function createTestApp(options: { rateLimits?: Partial<AuthRateLimi
     mailer,
     logger: createLogger('silent'),
     rateLimits: { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits },
+    emulatorUrl: options.emulatorUrl,
   })
+  // Google retries back off for real in production; here they retry at once.
+  deps.googleRetry = { sleep: async () => {} }
   deps.getClientIp = (request) => request.headers.get(TEST_IP_HEADER) ?? '198.51.100.7'
   const app = createApp(deps)
   return {

@@ -25,8 +25,11 @@ export const GOOGLE_ENDPOINTS: GoogleEndpoints = {
   apiRootUrl: 'https://www.googleapis.com/',
 }
 
-/** The OAuth client the emulator knows in demo mode (it is not a secret: nothing real is behind it). */
-export const DEMO_OAUTH_CLIENT = { clientId: 'mailrow-demo.apps.googleusercontent.com', clientSecret: 'mailrow-demo-secret' }
+/**
+ * The OAuth client registered with the emulator in demo mode. Not a secret: nothing real is
+ * behind it. (The same pair is the emulator's own default client, so `npm run emulator` works too.)
+ */
+export const DEMO_OAUTH_CLIENT = { clientId: 'mailrow-emulator.apps.googleusercontent.com', clientSecret: 'mailrow-emulator-secret' }
 
 export function emulatorEndpoints(baseUrl: string): GoogleEndpoints {
   const base = baseUrl.replace(/\/+$/, '')

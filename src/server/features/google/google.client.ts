@@ -9,6 +9,8 @@ export function createOAuthClient(config: GoogleConfig, redirectUri?: string): O
     clientId: config.clientId,
     clientSecret: config.clientSecret,
     redirectUri,
+    // A token can die before its expiry (revoked, clock skew): on a 401 refresh once and retry.
+    forceRefreshOnFailure: true,
     endpoints: {
       oauth2AuthBaseUrl: config.endpoints.authUrl,
       oauth2TokenUrl: config.endpoints.tokenUrl,
