@@ -124,6 +124,10 @@ describe('Gmail connection', () => {
     expect(grants.every((g: { revoked: boolean }) => g.revoked)).toBe(true)
   })
 
+  it('the front end learns that Google sign-in goes through the emulator (demo mode)', async () => {
+    expect((await t.client().get('/api/config')).json.config).toMatchObject({ googleSignIn: true, demoMode: true })
+  })
+
   it('needs a session', async () => {
     expect((await t.client().post('/api/connections/gmail/start')).status).toBe(401)
   })
