@@ -26,6 +26,7 @@ export function useBrowser() {
   const baseUrl = inject('baseUrl')
   return {
     baseUrl,
+    emulatorUrl: inject('emulatorUrl'),
     async newPage(): Promise<Page> {
       const context = await browser.newContext({ baseURL: baseUrl })
       const page = await context.newPage()

@@ -9,6 +9,7 @@ declare module 'vitest' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- module augmentation needs an interface
   export interface ProvidedContext {
     baseUrl: string
+    emulatorUrl: string
   }
 }
 
@@ -40,6 +41,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 /** Starts the built app as `npm start` would, on a free port with an empty data directory. */
 export default async function setup(project: TestProject) {
   const port = await freePort()
+  const emulatorPort = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'mailrow-e2e-'))
   const baseUrl = `http://localhost:${port}`
   let log = ''
@@ -54,6 +56,9 @@ export default async function setup(project: TestProject) {
       GOOGLE_CLIENT_ID: '',
       GOOGLE_CLIENT_SECRET: '',
       SMTP_URL: '',
+      // Demo mode: the app starts the Google emulator itself, here on a free port.
+      EMULATOR_PORT: String(emulatorPort),
+      GOOGLE_EMULATOR_URL: '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -61,6 +66,7 @@ export default async function setup(project: TestProject) {
   child.stderr?.on('data', (chunk) => (log += chunk))
   await waitForHealth(baseUrl, child, () => log)
   project.provide('baseUrl', baseUrl)
+  project.provide('emulatorUrl', `http://127.0.0.1:${emulatorPort}`)
 
   return async () => {
     child.kill('SIGTERM')
