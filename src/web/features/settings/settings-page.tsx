@@ -6,6 +6,7 @@ import { Spinner } from '../../components/ui/spinner'
 import { errorMessage } from './api/auth-data'
 import { useAccount } from './api/get-account'
 import { AccountSection } from './components/account-section'
+import { ConnectionsSection } from './components/connections-section'
 import { PasskeySettings } from './components/passkey-settings'
 import { PlanSection } from './components/plan-section'
 import { SettingsSection } from './components/settings-section'
@@ -46,6 +47,7 @@ export function SettingsPage() {
           <>
             <AccountSection account={account.data} />
             <PlanSection plan={account.data.plan} />
+            <ConnectionsSection />
             <SettingsSection id="security" title="Security" description="How you prove it's you when you sign in.">
               <div className="flex flex-col gap-8">
                 <TwoFactorSettings account={account.data} />

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query'
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../../../lib/api-client'
 
 export const gmailConnectionQuery = queryOptions({
@@ -19,5 +19,16 @@ export function useStartGmailConnection() {
       // Keep the button busy while the browser navigates away.
       await new Promise(() => {})
     },
+  })
+}
+
+export function useDisconnectGmail() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async () => {
+      const response = await api.connections.gmail.$delete()
+      if (!response.ok) await unwrap(Promise.resolve(response))
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: gmailConnectionQuery.queryKey }),
   })
 }
