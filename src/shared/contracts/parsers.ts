@@ -1,0 +1,124 @@
+import { z } from 'zod'
+import { PARSER_TYPES, type ParserType, type Plan } from '../plans'
+import { emailFiltersSchema } from './gmail'
+import { extractionFieldsSchema, type ExtractionMethod } from './extraction'
+
+/** The built-in sample shown when no email matches (spec §2 step 3); it can train a parser too. */
+export const SAMPLE_EMAIL_ID = 'sample-invoice'
+
+/** Where the training sample comes from: a Gmail message of the connected account, or the built-in sample. */
+export const sampleRefSchema = z.object({
+  messageId: z.string().trim().min(1).max(200),
+})
+
+export const destinationInputSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('new') }),
+  z.object({ type: z.literal('existing'), spreadsheet: z.string().trim().min(1, { error: 'Please enter a spreadsheet ID or URL.' }).max(2000) }),
+])
+
+/** Spec §5 'Activation': the messages the server answers with whatever the client sends. */
+export const PLAN_MESSAGES = {
+  smartAi: 'Smart AI Parser requires Starter plan. Please upgrade to use this feature.',
+  fullAi: 'Full AI Parser requires Pro plan. Please upgrade to use this feature.',
+  historical: 'Parse historical emails is available on Starter plan and above. Please upgrade to use this feature.',
+} as const
+
+/** What the wizard sends on 'Activate Parser'. The user comes from the session. */
+export const createParserInputSchema = z
+  .object({
+    name: z.string().trim().min(1, { error: 'Please enter a name for your parser.' }).max(200),
+    filters: emailFiltersSchema,
+    fields: extractionFieldsSchema,
+    sample: sampleRefSchema,
+    parserType: z.enum(PARSER_TYPES),
+    parseAttachments: z.boolean().default(false),
+    destination: destinationInputSchema,
+    parseHistorical: z.boolean().default(false),
+  })
+  // Spec §3: parse_attachments is true only for full_ai with the PDF switch on.
+  .transform((input) => ({ ...input, parseAttachments: input.parserType === 'full_ai' && input.parseAttachments }))
+export type CreateParserInput = z.input<typeof createParserInputSchema>
+
+/** The plan rule for a parser (spec §6); null when allowed. */
+export function planViolation(plan: Plan, { parserType, parseHistorical }: { parserType: ParserType; parseHistorical: boolean }): string | null {
+  if (parserType === 'smart_ai' && plan === 'free') return PLAN_MESSAGES.smartAi
+  if (parserType === 'full_ai' && plan !== 'pro') return PLAN_MESSAGES.fullAi
+  if (parseHistorical && plan === 'free') return PLAN_MESSAGES.historical
+  return null
+}
+
+export const previewInputSchema = z.object({
+  filters: emailFiltersSchema,
+  fields: extractionFieldsSchema,
+  sample: sampleRefSchema,
+})
+
+/** One row of the live preview: what the trained template finds in another matching email. */
+export type PreviewRow = {
+  messageId: string
+  subject: string
+  from: string
+  date: string
+  status: 'success' | 'partial' | 'failed'
+  fields: Record<string, string | null>
+  error: string | null
+}
+
+export const updateParserInputSchema = z.object({ active: z.boolean() })
+
+export const testParserInputSchema = z.object({
+  emailId: z.string().trim().min(1, { error: 'Please enter a Gmail message ID' }).max(200),
+})
+
+/** Spec §3 'Test-parser result'. */
+export type TestParserResult = {
+  success: boolean
+  error: string | null
+  extracted_data: Record<string, string | null>
+  extraction_method: ExtractionMethod | null
+  written_to_sheets: boolean
+}
+
+export type DestinationView = {
+  type: 'new' | 'existing'
+  spreadsheetId: string
+  spreadsheetUrl: string
+  spreadsheetName?: string
+  parseHistorical: boolean
+}
+
+/** A parser as the API shows it (spec §3 names). */
+export type ParserView = {
+  id: string
+  name: string
+  active: boolean
+  filter_from: string | null
+  filter_subject: string | null
+  filter_label: string | null
+  extraction_fields: Array<{ name: string; value: string }>
+  destination_type: 'google_sheets'
+  destination_config: DestinationView | null
+  parser_type: ParserType
+  parse_attachments: boolean
+  created_at: string
+  /** Why the parser is not running although active (Gmail needs reconnecting, recent failures). */
+  alert: string | null
+}
+
+/** A ledger row in detail (the dashboard's 'View'). */
+export type ParsedEmailView = {
+  id: string
+  parserId: string | null
+  parserName: string | null
+  gmailMessageId: string | null
+  emailSubject: string | null
+  emailFrom: string | null
+  receivedAt: string | null
+  processedAt: string
+  status: string
+  extractedData: Record<string, unknown> | null
+  extractionMethod: string | null
+  error: string | null
+  writtenToSheets: boolean
+  spreadsheetUrl: string | null
+}
