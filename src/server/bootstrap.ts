@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { createAuth, type AuthRateLimits } from './auth/auth'
 import { openDatabase, type Database } from './db/client'
 import type { Env } from './env'
+import { aiConfigFromEnv } from './features/extraction/extraction.service'
 import { resolveGoogleConfig, type GoogleConfig } from './features/google/google-config'
 import { createOutboxMailer, createSmtpMailer, type Mailer } from './features/mail/mailer'
 import { createSecretBox } from './lib/crypto'
@@ -34,7 +35,7 @@ export async function buildDeps(
     (env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : createOutboxMailer(database.db, logger))
   const google = googleConfigFor(env, options.emulatorUrl ?? env.GOOGLE_EMULATOR_URL)
   const auth = createAuth({ db: database.db, env, google, secret, mailer, logger, rateLimits: options.rateLimits })
-  return { database, auth, env, mailer, logger, google, box: createSecretBox(secret), webRoot: options.webRoot }
+  return { database, auth, env, mailer, logger, google, ai: aiConfigFromEnv(env), box: createSecretBox(secret), webRoot: options.webRoot }
 }
 
 function googleConfigFor(env: Env, emulatorUrl: string | undefined): GoogleConfig | undefined {

@@ -1,3 +1,4 @@
+import type { AiProviderConfig } from '../engine/ai'
 import type { Auth, AuthSession } from './auth/auth'
 import type { Database } from './db/client'
 import type { Db } from './db/client'
@@ -19,6 +20,8 @@ export type AppDeps = {
   box: SecretBox
   /** Google (real or the emulator); absent when neither is configured. */
   google?: GoogleConfig
+  /** The AI provider for smart_ai / full_ai parsers; null when not configured. */
+  ai: AiProviderConfig | null
   /** Backoff for Google calls (tests shorten it). */
   googleRetry?: RetryOptions
   /** The caller's IP; by default read from the socket (or X-Forwarded-For with TRUST_PROXY). */

@@ -181,8 +181,12 @@ export const parsers = pgTable(
     destinationConfig: jsonb('destination_config').$type<DestinationConfig>(),
     parserType: text('parser_type').$type<ParserType>().notNull().default('template'),
     parseAttachments: boolean('parse_attachments').notNull().default(false),
-    /** Template learned from the sample; rebuilt whenever the fields change. */
+    /** The sample email the template was learned from (normalised), so it can be relearned. */
     trainingSample: jsonb('training_sample').$type<Record<string, unknown>>(),
+    /** Gmail id of the sample (or the built-in sample's id). */
+    sampleMessageId: text('sample_message_id'),
+    /** The template learned from the sample (the engine's TrainedTemplate). */
+    template: jsonb('template').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,4 +1,4 @@
-import type { ParserType } from '../plans'
+import type { ParserView } from './parsers'
 
 /** Recent parsed emails on the dashboard (spec §9). */
 export const RECENT_EMAILS_LIMIT = 10
@@ -8,14 +8,6 @@ export type DashboardStats = {
   activeParsers: number
   /** Rounded percent of successes; 0 when nothing was parsed (spec §9). */
   successRate: number
-}
-
-export type ParserSummary = {
-  id: string
-  name: string
-  parserType: ParserType
-  active: boolean
-  createdAt: string
 }
 
 export type RecentParsedEmail = {
@@ -28,7 +20,7 @@ export type RecentParsedEmail = {
 
 export type DashboardView = {
   stats: DashboardStats
-  parsers: ParserSummary[]
+  parsers: ParserView[]
   recentEmails: RecentParsedEmail[]
 }
 

@@ -2,10 +2,6 @@ import { count, desc, eq, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { parsedEmails, parsers } from '../../db/schema'
 
-export function listParsersByUser(db: Db, userId: string) {
-  return db.select().from(parsers).where(eq(parsers.userId, userId)).orderBy(desc(parsers.createdAt))
-}
-
 export async function countParsedEmailsByUser(db: Db, userId: string) {
   const [row] = await db
     .select({

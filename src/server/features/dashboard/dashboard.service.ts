@@ -1,11 +1,12 @@
 import { RECENT_EMAILS_LIMIT, successRate, type DashboardView } from '../../../shared/contracts/dashboard'
 import type { Db } from '../../db/client'
-import { countParsedEmailsByUser, listParsersByUser, listRecentParsedEmailsByUser } from './dashboard.queries'
+import { listParsers } from '../parsers/parsers.service'
+import { countParsedEmailsByUser, listRecentParsedEmailsByUser } from './dashboard.queries'
 
 /** Everything the dashboard shows, read from the ledger for one user. */
 export async function getDashboard(db: Db, { userId }: { userId: string }): Promise<DashboardView> {
   const [parsers, counts, recent] = await Promise.all([
-    listParsersByUser(db, userId),
+    listParsers(db, { userId }),
     countParsedEmailsByUser(db, userId),
     listRecentParsedEmailsByUser(db, userId, RECENT_EMAILS_LIMIT),
   ])
@@ -15,13 +16,7 @@ export async function getDashboard(db: Db, { userId }: { userId: string }): Prom
       activeParsers: parsers.filter((p) => p.active).length,
       successRate: successRate(counts.successes, counts.total),
     },
-    parsers: parsers.map((p) => ({
-      id: p.id,
-      name: p.name,
-      parserType: p.parserType,
-      active: p.active,
-      createdAt: p.createdAt.toISOString(),
-    })),
+    parsers,
     recentEmails: recent.map((e) => ({
       id: e.id,
       processedAt: e.processedAt.toISOString(),

@@ -1,6 +1,9 @@
-import PostalMime from 'postal-mime'
+import type { gmail_v1 } from '@googleapis/gmail'
+import { htmlToText } from '../../../engine/html-to-text'
+import { parseEmail } from '../../../engine/mime'
 import { MATCHING_EMAILS_LIMIT, type EmailFilters, type FetchedEmail } from '../../../shared/contracts/gmail'
 import type { Db } from '../../db/client'
+import { AppError } from '../../lib/errors'
 import { withUserGoogle, type GoogleAccess } from '../connections/connections.service'
 import { gmailApi } from '../google/google.client'
 import { buildGmailQuery, matchesFilters } from './gmail-matcher'
@@ -11,6 +14,11 @@ const SCAN_LIMIT = 300
 const PAGE_SIZE = 100
 const PARALLEL_GETS = 8
 
+type Call = <R>(request: () => Promise<R>) => Promise<R>
+
+/** A Gmail message as RFC 822 bytes: every source of mail ends up as these (ARCHITECTURE.md). */
+export type RawMessage = { id: string; raw: Buffer; internalDate: number; labelIds: string[] }
+
 async function inBatches<T, R>(items: T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = []
   for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(run))))
@@ -20,74 +28,89 @@ async function inBatches<T, R>(items: T[], size: number, run: (item: T) => Promi
 const header = (headers: Array<{ name?: string | null; value?: string | null }> | undefined, name: string) =>
   headers?.find((h) => h.name?.toLowerCase() === name.toLowerCase())?.value ?? ''
 
-/**
- * Wizard step 3: the most recent emails matching the filters, newest first. Gmail's search
- * narrows; the local matcher (shared with the pipeline) decides.
- */
+/** Ids of the most recent messages that match, newest first. Gmail's search narrows; the local matcher decides. */
+async function findMatchingIds(gmail: gmail_v1.Gmail, call: Call, filters: EmailFilters, limit: number): Promise<string[]> {
+  const labels = (await call(() => gmail.users.labels.list({ userId: 'me' }))).data.labels ?? []
+  const labelName = new Map(labels.map((l) => [l.id ?? '', l.name ?? '']))
+  const q = buildGmailQuery(filters) || undefined
+  const matched: string[] = []
+  let pageToken: string | undefined
+  for (let scanned = 0; matched.length < limit && scanned < SCAN_LIMIT; ) {
+    const page = await call(() => gmail.users.messages.list({ userId: 'me', q, maxResults: PAGE_SIZE, pageToken }))
+    const ids = (page.data.messages ?? []).map((m) => m.id).filter((id): id is string => Boolean(id))
+    const metas = await inBatches(ids, PARALLEL_GETS, (id) =>
+      call(() => gmail.users.messages.get({ userId: 'me', id, format: 'metadata', metadataHeaders: ['From', 'Subject'] })),
+    )
+    for (const { data } of metas) {
+      const message = {
+        from: header(data.payload?.headers, 'From'),
+        subject: header(data.payload?.headers, 'Subject'),
+        labelNames: (data.labelIds ?? []).map((id) => labelName.get(id) ?? id),
+      }
+      if (data.id && matchesFilters(message, filters)) matched.push(data.id)
+    }
+    scanned += ids.length
+    pageToken = page.data.nextPageToken ?? undefined
+    if (!pageToken) break
+  }
+  return matched.slice(0, limit)
+}
+
+async function getRaw(gmail: gmail_v1.Gmail, call: Call, id: string): Promise<RawMessage> {
+  const { data } = await call(() => gmail.users.messages.get({ userId: 'me', id, format: 'raw' }))
+  return { id: data.id ?? id, raw: Buffer.from(data.raw ?? '', 'base64url'), internalDate: Number(data.internalDate ?? 0), labelIds: data.labelIds ?? [] }
+}
+
+/** The most recent matching messages as raw bytes (the live preview and backfill read these). */
+export async function listMatchingRawMessages(
+  db: Db,
+  { userId, filters, access, limit = MATCHING_EMAILS_LIMIT }: { userId: string; filters: EmailFilters; access: GoogleAccess; limit?: number },
+): Promise<RawMessage[]> {
+  return withUserGoogle(db, { userId, access, action: 'Fetching emails' }, async (auth, call) => {
+    const gmail = gmailApi(access.google, auth)
+    const ids = await findMatchingIds(gmail, call, filters, limit)
+    return inBatches(ids, PARALLEL_GETS, (id) => getRaw(gmail, call, id))
+  })
+}
+
+/** One message of the connected mailbox as raw bytes; 404 when it isn't there. */
+export async function getRawMessage(db: Db, { userId, messageId, access }: { userId: string; messageId: string; access: GoogleAccess }) {
+  const action = 'Reading the email'
+  try {
+    return await withUserGoogle(db, { userId, access, action }, (auth, call) => getRaw(gmailApi(access.google, auth), call, messageId))
+  } catch (error) {
+    // Gmail answers 404 for an unknown id and 400 for one that can't be an id.
+    if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'VALIDATION') && error.message.startsWith(action)) {
+      throw new AppError('NOT_FOUND', `No email with ID ${messageId} in the connected Gmail account.`)
+    }
+    throw error
+  }
+}
+
+/** Wizard step 3: the most recent emails matching the filters, newest first, ready to show. */
 export async function listMatchingEmails(
   db: Db,
   { userId, filters, access, allowRemoteImages = false }: { userId: string; filters: EmailFilters; access: GoogleAccess; allowRemoteImages?: boolean },
 ): Promise<FetchedEmail[]> {
-  return withUserGoogle(db, { userId, access, action: 'Fetching emails' }, async (auth, call) => {
-    const gmail = gmailApi(access.google, auth)
-    const labels = (await call(() => gmail.users.labels.list({ userId: 'me' }))).data.labels ?? []
-    const labelName = new Map(labels.map((l) => [l.id ?? '', l.name ?? '']))
-    const q = buildGmailQuery(filters) || undefined
-
-    const matchedIds: string[] = []
-    let pageToken: string | undefined
-    for (let scanned = 0; matchedIds.length < MATCHING_EMAILS_LIMIT && scanned < SCAN_LIMIT; ) {
-      const page = await call(() => gmail.users.messages.list({ userId: 'me', q, maxResults: PAGE_SIZE, pageToken }))
-      const ids = (page.data.messages ?? []).map((m) => m.id).filter((id): id is string => Boolean(id))
-      const metas = await inBatches(ids, PARALLEL_GETS, (id) =>
-        call(() => gmail.users.messages.get({ userId: 'me', id, format: 'metadata', metadataHeaders: ['From', 'Subject'] })),
-      )
-      for (const { data } of metas) {
-        const message = {
-          from: header(data.payload?.headers, 'From'),
-          subject: header(data.payload?.headers, 'Subject'),
-          labelNames: (data.labelIds ?? []).map((id) => labelName.get(id) ?? id),
-        }
-        if (data.id && matchesFilters(message, filters)) matchedIds.push(data.id)
-      }
-      scanned += ids.length
-      pageToken = page.data.nextPageToken ?? undefined
-      if (!pageToken) break
-    }
-
-    const raws = await inBatches(matchedIds.slice(0, MATCHING_EMAILS_LIMIT), PARALLEL_GETS, (id) =>
-      call(() => gmail.users.messages.get({ userId: 'me', id, format: 'raw' })),
-    )
-    return Promise.all(
-      raws.map(async ({ data }) => toFetchedEmail(data.id ?? '', Buffer.from(data.raw ?? '', 'base64url'), Number(data.internalDate), allowRemoteImages)),
-    )
-  })
+  const messages = await listMatchingRawMessages(db, { userId, filters, access })
+  return Promise.all(messages.map((message) => toFetchedEmail(message, allowRemoteImages)))
 }
 
-async function toFetchedEmail(id: string, raw: Buffer, internalDate: number, allowRemoteImages: boolean): Promise<FetchedEmail> {
-  const email = await PostalMime.parse(raw)
-  const from = email.from ? (email.from.name ? `${email.from.name} <${email.from.address ?? ''}>` : (email.from.address ?? '')) : ''
-  const date = email.date && !Number.isNaN(Date.parse(email.date)) ? new Date(email.date) : new Date(internalDate || 0)
+async function toFetchedEmail(message: RawMessage, allowRemoteImages: boolean): Promise<FetchedEmail> {
+  const parsed = await parseEmail(message.raw)
+  const fallbackDate = new Date(message.internalDate || 0).toISOString()
+  if (!parsed.ok) {
+    return { id: message.id, subject: '', from: '', date: fallbackDate, body: `This email could not be read: ${parsed.reason}`, bodyHtml: null }
+  }
+  const email = parsed.email
+  const html = email.html ? htmlToText(email.html) : null
+  const date = email.date && !Number.isNaN(Date.parse(email.date)) ? new Date(email.date).toISOString() : fallbackDate
   return {
-    id,
-    subject: email.subject ?? '',
-    from,
-    date: date.toISOString(),
-    body: email.text?.trim() || htmlToPlainText(email.html ?? ''),
+    id: message.id,
+    subject: email.subject,
+    from: email.from,
+    date,
+    body: email.text?.trim() || (html?.ok ? html.text.trim() : ''),
     bodyHtml: email.html ? sanitizeEmailHtml(email.html, { allowRemoteImages }) : null,
   }
-}
-
-function htmlToPlainText(html: string): string {
-  return html
-    .replace(/<(script|style|head)[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<br\s*\/?>|<\/(p|div|tr|li|h\d)>/gi, '\n')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/[ \t]+/g, ' ')
-    .replace(/\n\s*\n+/g, '\n')
-    .trim()
 }

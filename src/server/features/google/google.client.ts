@@ -117,6 +117,7 @@ export function toAppError(error: unknown, action: string): AppError {
   const data = e.response?.data as { error?: { message?: string } } | undefined
   const detail = data?.error?.message ?? e.message ?? 'unknown error'
   if (status === 404) return new AppError('NOT_FOUND', `${action}: not found`)
+  if (status === 400) return new AppError('VALIDATION', `${action}: ${detail}`)
   if (status === 403) return new AppError('FORBIDDEN', `${action}: Google refused access (${detail})`)
   if (status === 401) return new AppError('GOOGLE_REAUTH_REQUIRED', 'Google access has expired. Please reconnect your Gmail account.')
   if (status === 429) return new AppError('RATE_LIMITED', `${action}: Google's rate limit was reached. Please try again in a minute.`)

@@ -79,3 +79,39 @@ export async function validateSpreadsheet(
     throw error
   }
 }
+
+export type SheetCell = string | number | boolean | null
+
+/** The title of the spreadsheet's first sheet, where Mailrow writes. */
+async function firstSheetTitle(sheets: ReturnType<typeof sheetsApi>, call: <R>(request: () => Promise<R>) => Promise<R>, spreadsheetId: string) {
+  const { data } = await call(() => sheets.spreadsheets.get({ spreadsheetId, fields: 'sheets.properties.title' }))
+  return data.sheets?.[0]?.properties?.title ?? SHEET_TITLE
+}
+
+/** Quotes a sheet title for A1 notation ('My Sheet'!A1). */
+export function a1Sheet(title: string) {
+  return `'${title.replace(/'/g, "''")}'`
+}
+
+/**
+ * Appends rows after the table on the first sheet, as RAW values so text from an email never
+ * becomes a formula.
+ */
+export async function appendRows(
+  db: Db,
+  { userId, spreadsheetId, rows, access }: { userId: string; spreadsheetId: string; rows: SheetCell[][]; access: GoogleAccess },
+) {
+  return withUserGoogle(db, { userId, access, action: 'Writing to the spreadsheet' }, async (auth, call) => {
+    const sheets = sheetsApi(access.google, auth)
+    const title = await firstSheetTitle(sheets, call, spreadsheetId)
+    // Not retried blindly: a lost response may have written the rows (the pipeline settles that).
+    const { data } = await sheets.spreadsheets.values.append({
+      spreadsheetId,
+      range: `${a1Sheet(title)}!A1`,
+      valueInputOption: 'RAW',
+      insertDataOption: 'INSERT_ROWS',
+      requestBody: { values: rows },
+    })
+    return { updatedRange: data.updates?.updatedRange ?? null, updatedRows: data.updates?.updatedRows ?? 0 }
+  })
+}

@@ -56,7 +56,7 @@ export function DashboardPage() {
                   <div>
                     <p className="font-medium">{parser.name}</p>
                     <p className="text-sm text-muted-foreground">
-                      Type: {parser.parserType} • {parser.active ? 'Active' : 'Inactive'}
+                      Type: {parser.parser_type} • {parser.active ? 'Active' : 'Inactive'}
                     </p>
                   </div>
                   <Badge variant={parser.active ? 'success' : 'secondary'}>{parser.active ? 'Active' : 'Inactive'}</Badge>

@@ -1,0 +1,55 @@
+import type { AiProviderConfig } from '../../../engine/ai'
+import { runParser, trainParser, type TrainedTemplate } from '../../../engine/extract'
+import { parseEmail, type NormalisedEmail } from '../../../engine/mime'
+import type { ExtractionField, ExtractionResult } from '../../../shared/contracts/extraction'
+import type { ParserType } from '../../../shared/plans'
+import { SAMPLE_EMAIL } from '../../../shared/sample-email'
+import type { Env } from '../../env'
+import { AppError } from '../../lib/errors'
+
+/** The AI provider from configuration, or null (then smart_ai and full_ai fail with a clear reason). */
+export function aiConfigFromEnv(env: Pick<Env, 'AI_BASE_URL' | 'AI_API_KEY' | 'AI_MODEL_SMART' | 'AI_MODEL_FULL'>): AiProviderConfig | null {
+  if (!env.AI_BASE_URL) return null
+  return { baseUrl: env.AI_BASE_URL, apiKey: env.AI_API_KEY, models: { smart: env.AI_MODEL_SMART, full: env.AI_MODEL_FULL } }
+}
+
+/** The built-in sample invoice as the engine reads email. */
+export function sampleEmail(): NormalisedEmail {
+  return {
+    subject: SAMPLE_EMAIL.subject,
+    from: SAMPLE_EMAIL.from,
+    to: [],
+    date: SAMPLE_EMAIL.date,
+    messageId: null,
+    text: SAMPLE_EMAIL.text,
+    html: SAMPLE_EMAIL.html,
+    attachments: [],
+    warnings: [],
+  }
+}
+
+export async function readEmail(raw: Uint8Array): Promise<NormalisedEmail> {
+  const parsed = await parseEmail(raw)
+  if (!parsed.ok) throw new AppError('VALIDATION', `The sample email cannot be read: ${parsed.reason}`)
+  return parsed.email
+}
+
+/** Learns the template; a field whose text isn't in the sample is reported, not fatal. */
+export async function trainTemplate(sample: NormalisedEmail, fields: ExtractionField[]): Promise<{ template: TrainedTemplate; unmatched: string[] }> {
+  const trained = await trainParser(sample, fields)
+  if (!trained.ok) throw new AppError('VALIDATION', trained.reason)
+  return { template: trained.template, unmatched: trained.unmatched }
+}
+
+export function extractFromEmail(
+  template: TrainedTemplate,
+  email: Uint8Array | NormalisedEmail,
+  options: { parserType: ParserType; parseAttachments: boolean; ai: AiProviderConfig | null },
+): Promise<ExtractionResult> {
+  return runParser(template, email, options)
+}
+
+/** The parts of an email the ledger and the sheet keep beside the extracted fields. */
+export function emailFacts(email: NormalisedEmail) {
+  return { subject: email.subject, from: email.from, date: email.date && !Number.isNaN(Date.parse(email.date)) ? new Date(email.date) : null }
+}

@@ -1,0 +1,85 @@
+import { and, desc, eq, sql } from 'drizzle-orm'
+import type { Db } from '../../db/client'
+import { parsedEmails, parsers } from '../../db/schema'
+
+export type ParserRow = typeof parsers.$inferSelect
+type NewParser = typeof parsers.$inferInsert
+
+export async function insertParser(db: Db, values: NewParser): Promise<ParserRow> {
+  const [row] = await db.insert(parsers).values(values).returning()
+  return row!
+}
+
+export function listParsersByUser(db: Db, userId: string) {
+  return db.select().from(parsers).where(eq(parsers.userId, userId)).orderBy(desc(parsers.createdAt))
+}
+
+/** Scoped by user: another user's parser id finds nothing. */
+export async function findParserById(db: Db, userId: string, parserId: string): Promise<ParserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(parsers)
+    .where(and(eq(parsers.id, parserId), eq(parsers.userId, userId)))
+    .limit(1)
+  return row
+}
+
+export async function updateParserActive(db: Db, userId: string, parserId: string, active: boolean) {
+  const [row] = await db
+    .update(parsers)
+    .set({ active })
+    .where(and(eq(parsers.id, parserId), eq(parsers.userId, userId)))
+    .returning()
+  return row
+}
+
+export async function deleteParserById(db: Db, userId: string, parserId: string) {
+  const rows = await db
+    .delete(parsers)
+    .where(and(eq(parsers.id, parserId), eq(parsers.userId, userId)))
+    .returning({ id: parsers.id })
+  return rows.length > 0
+}
+
+type NewParsedEmail = typeof parsedEmails.$inferInsert
+
+/** Records a test on the ledger; testing the same message again replaces the earlier result. */
+export async function upsertTestResult(db: Db, values: NewParsedEmail) {
+  const [row] = await db
+    .insert(parsedEmails)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [parsedEmails.parserId, parsedEmails.gmailMessageId],
+      targetWhere: sql`${parsedEmails.gmailMessageId} is not null`,
+      set: {
+        status: values.status,
+        extractedData: values.extractedData,
+        extractionMethod: values.extractionMethod,
+        error: values.error,
+        timings: values.timings,
+        processedAt: new Date(),
+        writtenToSheets: sql`${parsedEmails.writtenToSheets} or ${values.writtenToSheets ?? false}`,
+      },
+    })
+    .returning()
+  return row!
+}
+
+export async function findLedgerRow(db: Db, parserId: string, gmailMessageId: string) {
+  const [row] = await db
+    .select()
+    .from(parsedEmails)
+    .where(and(eq(parsedEmails.parserId, parserId), eq(parsedEmails.gmailMessageId, gmailMessageId)))
+    .limit(1)
+  return row
+}
+
+export async function findParsedEmailById(db: Db, userId: string, id: string) {
+  const [row] = await db
+    .select({ email: parsedEmails, parserName: parsers.name, destination: parsers.destinationConfig })
+    .from(parsedEmails)
+    .leftJoin(parsers, eq(parsers.id, parsedEmails.parserId))
+    .where(and(eq(parsedEmails.id, id), eq(parsedEmails.userId, userId)))
+    .limit(1)
+  return row
+}

@@ -1,0 +1,57 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { createParserInputSchema, previewInputSchema, testParserInputSchema, updateParserInputSchema } from '../../../shared/contracts/parsers'
+import type { AppEnv } from '../../context'
+import { requireGoogle } from '../../lib/google-access'
+import { requireSession } from '../../lib/session'
+import { validate } from '../../lib/validate'
+import { listMatchingEmails } from '../gmail/gmail.service'
+import { createParser, deleteParser, getParsedEmail, getParser, listParsers, previewParser, setParserActive, testParser } from './parsers.service'
+
+const idParam = z.object({ id: z.uuid({ error: 'Parser not found' }) })
+
+export const parserRoutes = new Hono<AppEnv>()
+  .use(requireSession)
+  .get('/', async (c) => c.json({ parsers: await listParsers(c.var.db, { userId: c.var.user.id }) }))
+  .post('/', requireGoogle, validate('json', createParserInputSchema), async (c) => {
+    const result = await createParser(c.var.db, { userId: c.var.user.id, input: c.req.valid('json'), access: c.var.googleAccess })
+    return c.json(result, 201)
+  })
+  .post('/preview', requireGoogle, validate('json', previewInputSchema), async (c) => {
+    const preview = await previewParser(c.var.db, { userId: c.var.user.id, ...c.req.valid('json'), access: c.var.googleAccess })
+    return c.json(preview)
+  })
+  .patch('/:id', validate('param', idParam), validate('json', updateParserInputSchema), async (c) => {
+    const parser = await setParserActive(c.var.db, { userId: c.var.user.id, parserId: c.req.valid('param').id, active: c.req.valid('json').active })
+    return c.json({ parser })
+  })
+  .delete('/:id', validate('param', idParam), async (c) => {
+    await deleteParser(c.var.db, { userId: c.var.user.id, parserId: c.req.valid('param').id })
+    return c.body(null, 204)
+  })
+  .post('/:id/test', requireGoogle, validate('param', idParam), validate('json', testParserInputSchema), async (c) => {
+    const result = await testParser(c.var.db, {
+      userId: c.var.user.id,
+      parserId: c.req.valid('param').id,
+      emailId: c.req.valid('json').emailId,
+      access: c.var.googleAccess,
+      ai: c.var.deps.ai,
+    })
+    return c.json({ result })
+  })
+  // The test dialog's picker: recent emails that match this parser's filters.
+  .get('/:id/recent-emails', requireGoogle, validate('param', idParam), async (c) => {
+    const parser = await getParser(c.var.db, { userId: c.var.user.id, parserId: c.req.valid('param').id })
+    const emails = await listMatchingEmails(c.var.db, {
+      userId: c.var.user.id,
+      filters: { filterFrom: parser.filterFrom, filterSubject: parser.filterSubject, filterLabel: parser.filterLabel },
+      access: c.var.googleAccess,
+    })
+    return c.json({ emails: emails.map(({ id, subject, from, date }) => ({ id, subject, from, date })) })
+  })
+
+export const parsedEmailRoutes = new Hono<AppEnv>()
+  .use(requireSession)
+  .get('/:id', validate('param', z.object({ id: z.uuid({ error: 'Parsed email not found' }) })), async (c) => {
+    return c.json({ email: await getParsedEmail(c.var.db, { userId: c.var.user.id, id: c.req.valid('param').id }) })
+  })
