@@ -16,6 +16,7 @@ import { dashboardRoutes } from './features/dashboard/dashboard.routes'
 import { devOutboxRoutes } from './features/dev-outbox/dev-outbox.routes'
 import { gmailRoutes } from './features/gmail/gmail.routes'
 import { healthRoutes } from './features/health/health.routes'
+import { notificationRoutes } from './features/notifications/notifications.routes'
 import { parsedEmailRoutes, parserRoutes } from './features/parsers/parsers.routes'
 import { sheetRoutes } from './features/sheets/sheets.routes'
 import { getClientIp } from './lib/client-ip'
@@ -36,6 +37,7 @@ function createApiRoutes() {
     .route('/spreadsheets', sheetRoutes)
     .route('/parsers', parserRoutes)
     .route('/parsed-emails', parsedEmailRoutes)
+    .route('/notifications', notificationRoutes)
     .route('/client-log', clientLogRoutes)
     .route('/dev/outbox', devOutboxRoutes)
 }

@@ -9,7 +9,12 @@ export async function findUserById(db: Db, userId: string) {
 
 export function listSignInAccountsByUser(db: Db, userId: string) {
   return db
-    .select({ providerId: accounts.providerId, hasPassword: accounts.password })
+    .select({ providerId: accounts.providerId, passwordHash: accounts.password })
     .from(accounts)
     .where(eq(accounts.userId, userId))
+}
+
+/** Everything of the user goes with it (foreign keys cascade). */
+export function deleteUserById(db: Db, userId: string) {
+  return db.delete(users).where(eq(users.id, userId))
 }

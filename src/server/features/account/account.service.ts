@@ -1,8 +1,10 @@
 import type { AccountView } from '../../../shared/contracts/account'
 import { toPlan } from '../../../shared/plans'
 import type { Db } from '../../db/client'
+import { verifyPassword } from '../../auth/password'
 import { AppError } from '../../lib/errors'
-import { findUserById, listSignInAccountsByUser } from './account.queries'
+import { getMonthlyUsage } from '../usage/usage.service'
+import { deleteUserById, findUserById, listSignInAccountsByUser } from './account.queries'
 
 export async function getAccount(db: Db, { userId }: { userId: string }): Promise<AccountView> {
   const user = await findUserById(db, userId)
@@ -14,8 +16,31 @@ export async function getAccount(db: Db, { userId }: { userId: string }): Promis
     name: user.name,
     plan: toPlan(user.plan),
     twoFactorEnabled: user.twoFactorEnabled,
-    hasPassword: signIns.some((a) => a.providerId === 'credential' && Boolean(a.hasPassword)),
+    hasPassword: signIns.some((a) => a.providerId === 'credential' && Boolean(a.passwordHash)),
     signInMethods: signIns.map((a) => a.providerId),
     createdAt: user.createdAt.toISOString(),
+    usage: await getMonthlyUsage(db, { userId }),
   }
+}
+
+/**
+ * Erases the account and everything in it (parsers, ledger, sessions, connection) after revoking
+ * Mailrow's Google grant. Spreadsheets stay in the user's own Google Drive.
+ */
+export async function deleteAccount(
+  db: Db,
+  { userId, password, confirmEmail, revokeGoogle }: { userId: string; password?: string; confirmEmail?: string; revokeGoogle: () => Promise<void> },
+) {
+  const user = await findUserById(db, userId)
+  if (!user) throw new AppError('NOT_FOUND', 'Account not found')
+  const credential = (await listSignInAccountsByUser(db, userId)).find((a) => a.providerId === 'credential' && a.passwordHash)
+  if (credential?.passwordHash) {
+    if (!password || !(await verifyPassword({ hash: credential.passwordHash, password }))) {
+      throw new AppError('FORBIDDEN', 'Incorrect password')
+    }
+  } else if (confirmEmail !== user.email) {
+    throw new AppError('VALIDATION', 'Type your email address to confirm')
+  }
+  await revokeGoogle()
+  await deleteUserById(db, userId)
 }
