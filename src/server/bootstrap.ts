@@ -44,3 +44,9 @@ function googleConfigFor(env: Env, emulatorUrl: string | undefined): GoogleConfi
 }
 
 export { createApp }
+
+/** What the worker needs to run the pipeline for these deps; undefined without Google. */
+export function pipelineDepsOf(deps: Pick<AppDeps, 'google' | 'box' | 'env' | 'googleRetry' | 'ai'>) {
+  if (!deps.google) return undefined
+  return { access: { google: deps.google, box: deps.box, appUrl: deps.env.APP_URL, retry: deps.googleRetry }, ai: deps.ai }
+}

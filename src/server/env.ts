@@ -44,6 +44,8 @@ const envSchema = z
     GOOGLE_CLIENT_SECRET: optionalString,
     SMTP_URL: optionalUrl(/^smtps?:$/, 'smtp:// or smtps://'),
     MAIL_FROM: z.string().trim().min(3).default('Mailrow <no-reply@mailrow.local>'),
+    /** How often each connected mailbox is checked for new mail (default 30; 3 in demo mode). */
+    POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(3600).optional(),
     AI_BASE_URL: optionalUrl(/^https?:$/, 'http(s)'),
     AI_API_KEY: optionalString,
     AI_MODEL_SMART: z.string().trim().min(1).default('gpt-4o-mini'),
@@ -54,6 +56,7 @@ const envSchema = z
     APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     /** No Google credentials: the app runs against the local Google emulator (demo mode). */
     DEMO_MODE: !env.GOOGLE_CLIENT_ID,
+    POLL_INTERVAL_SECONDS: env.POLL_INTERVAL_SECONDS ?? (env.GOOGLE_CLIENT_ID ? 30 : 3),
   }))
 
 export type Env = z.infer<typeof envSchema>

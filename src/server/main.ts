@@ -1,7 +1,7 @@
 import { serve } from '@hono/node-server'
 import { createEmulator, type RunningEmulator } from '../../emulator/emulator'
 import { startWorker, type Worker } from '../worker/worker'
-import { buildDeps, createApp, DEFAULT_WEB_ROOT } from './bootstrap'
+import { buildDeps, createApp, DEFAULT_WEB_ROOT, pipelineDepsOf } from './bootstrap'
 import { EnvError, parseEnv, type Env } from './env'
 import { gmailCallbackUrl } from './features/connections/connections.service'
 import { DEMO_OAUTH_CLIENT } from './features/google/google-config'
@@ -30,7 +30,7 @@ async function main() {
   if (emulator) logger.info({ url: emulator.url }, 'demo mode: using the local Google emulator')
 
   let worker: Worker | undefined
-  if (env.RUN_WORKER) worker = await startWorker({ database, logger })
+  if (env.RUN_WORKER) worker = await startWorker({ database, logger, pipeline: pipelineDepsOf(deps), pollIntervalSeconds: env.POLL_INTERVAL_SECONDS })
 
   const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
     const url = env.APP_URL.includes(`:${info.port}`) ? env.APP_URL : `http://localhost:${info.port}`

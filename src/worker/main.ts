@@ -1,7 +1,12 @@
 import { openDatabase } from '../server/db/client'
 import { EnvError, parseEnv } from '../server/env'
 import { loadDotEnv } from '../server/load-dotenv'
+import { pipelineDepsOf } from '../server/bootstrap'
+import { aiConfigFromEnv } from '../server/features/extraction/extraction.service'
+import { resolveGoogleConfig } from '../server/features/google/google-config'
+import { createSecretBox } from '../server/lib/crypto'
 import { createLogger } from '../server/lib/logger'
+import { resolveAppSecret } from '../server/secret'
 import { startWorker } from './worker'
 
 /** `npm run worker`: job processing on its own, for scaling out next to the web servers. */
@@ -17,7 +22,14 @@ async function main() {
   const logger = createLogger(env.LOG_LEVEL)
   const database = await openDatabase({ url: env.DATABASE_URL })
   await database.migrate()
-  const worker = await startWorker({ database, logger })
+  const hasGoogle = Boolean(env.GOOGLE_EMULATOR_URL || (env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET))
+  const pipeline = pipelineDepsOf({
+    env,
+    google: hasGoogle ? resolveGoogleConfig(env, env.GOOGLE_EMULATOR_URL) : undefined,
+    box: createSecretBox(resolveAppSecret(env.APP_SECRET, env.DATA_DIR)),
+    ai: aiConfigFromEnv(env),
+  })
+  const worker = await startWorker({ database, logger, pipeline, pollIntervalSeconds: env.POLL_INTERVAL_SECONDS })
   const stop = async () => {
     await worker.stop()
     await database.close()

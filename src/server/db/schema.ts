@@ -185,6 +185,8 @@ export const parsers = pgTable(
     trainingSample: jsonb('training_sample').$type<Record<string, unknown>>(),
     /** Gmail id of the sample (or the built-in sample's id). */
     sampleMessageId: text('sample_message_id'),
+    /** The mailbox's historyId at activation: the parser takes mail added after it (older mail is backfill's). */
+    startHistoryId: text('start_history_id'),
     /** The template learned from the sample (the engine's TrainedTemplate). */
     template: jsonb('template').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
@@ -213,6 +215,8 @@ export const connectedAccounts = pgTable(
     statusReason: text('status_reason'),
     /** Gmail historyId the sync has reached. */
     historyId: text('history_id'),
+    /** When the last sync finished; a full re-sync looks back from here. */
+    lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
     lastRefreshedAt: timestamp('last_refreshed_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -220,7 +224,8 @@ export const connectedAccounts = pgTable(
   (t) => [uniqueIndex('connected_accounts_user_provider_idx').on(t.userId, t.provider)],
 )
 
-export const PARSED_EMAIL_STATUSES = ['success', 'partial', 'failed', 'quota_exceeded', 'skipped'] as const
+/** pending and processing are the pipeline's own; the rest are outcomes users see. */
+export const PARSED_EMAIL_STATUSES = ['pending', 'processing', 'success', 'partial', 'failed', 'quota_exceeded', 'skipped'] as const
 export type ParsedEmailStatus = (typeof PARSED_EMAIL_STATUSES)[number]
 
 /** The ledger: one row per (parser, Gmail message), whatever retries or duplicate notifications happen. */
@@ -243,8 +248,20 @@ export const parsedEmails = pgTable(
     error: text('error'),
     timings: jsonb('timings').$type<Record<string, number>>(),
     writtenToSheets: boolean('written_to_sheets').notNull().default(false),
+    /** sync | backfill | test: how the email reached the ledger. */
+    source: text('source').$type<'sync' | 'backfill' | 'test'>().notNull().default('sync'),
+    /** Lease of the worker processing the row; an expired lease is picked up again. */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    /** none → queued → writing → written. 'writing' means a write may or may not have landed. */
+    sheetState: text('sheet_state').$type<'none' | 'queued' | 'writing' | 'written'>().notNull().default('none'),
+    spreadsheetId: text('spreadsheet_id'),
+    /** The cells to append, computed once when the email is processed. */
+    sheetRow: jsonb('sheet_row').$type<Array<string | number | boolean | null>>(),
+    sheetAttemptAt: timestamp('sheet_attempt_at', { withTimezone: true }),
   },
   (t) => [
+    index('parsed_emails_user_status_idx').on(t.userId, t.status),
+    index('parsed_emails_sheet_queue_idx').on(t.spreadsheetId, t.sheetState),
     index('parsed_emails_user_processed_idx').on(t.userId, t.processedAt.desc()),
     index('parsed_emails_parser_processed_idx').on(t.parserId, t.processedAt.desc()),
     uniqueIndex('parsed_emails_parser_message_idx')
@@ -269,3 +286,10 @@ export const devOutbox = pgTable(
   },
   (t) => [index('dev_outbox_created_at_idx').on(t.createdAt.desc())],
 )
+
+/** A short lease per spreadsheet, so one append runs at a time on it across workers. */
+export const spreadsheetLeases = pgTable('spreadsheet_leases', {
+  spreadsheetId: text('spreadsheet_id').primaryKey(),
+  holder: text('holder').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+})

@@ -27,6 +27,7 @@ export async function upsertGmailConnection(db: Db, values: NewConnection) {
         accountEmail: values.accountEmail,
         accountId: values.accountId,
         scopes: values.scopes,
+        historyId: values.historyId ?? null,
         status: 'connected',
         statusReason: null,
         lastRefreshedAt: new Date(),

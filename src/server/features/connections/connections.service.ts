@@ -5,7 +5,7 @@ import type { Db } from '../../db/client'
 import { AppError } from '../../lib/errors'
 import type { SecretBox } from '../../lib/crypto'
 import { GMAIL_CONNECTION_SCOPES, type GoogleConfig } from '../google/google-config'
-import { createOAuthClient, isInvalidGrant, toAppError, withGoogleRetry, type RetryOptions } from '../google/google.client'
+import { createOAuthClient, gmailApi, isInvalidGrant, toAppError, withGoogleRetry, type RetryOptions } from '../google/google.client'
 import {
   deleteGmailConnection,
   findGmailConnectionByUser,
@@ -74,8 +74,12 @@ export async function completeGmailConnection(
       access.retry,
     )
     if (!profile.email) throw new AppError('UNAVAILABLE', 'Google did not share the account email.')
-    const previous = await findGmailConnectionByUser(db, userId)
     const granted = (tokens.scope ?? '').split(/\s+/).filter(Boolean)
+    // The mailbox's position now: sync starts from here, so only mail that arrives later is parsed.
+    const historyId = granted.includes(GMAIL_CONNECTION_SCOPES[0])
+      ? ((await withGoogleRetry(() => gmailApi(access.google, client).users.getProfile({ userId: 'me' }), access.retry)).data.historyId ?? null)
+      : null
+    const previous = await findGmailConnectionByUser(db, userId)
     // Google sends a refresh token only with prompt=consent; keep the old one if none came back.
     const refreshToken = tokens.refresh_token ? access.box.encrypt(tokens.refresh_token) : (previous?.refreshToken ?? '')
     const connection = await upsertGmailConnection(db, {
@@ -87,6 +91,7 @@ export async function completeGmailConnection(
       accountEmail: profile.email,
       accountId: profile.sub ?? profile.email,
       scopes: granted.join(' '),
+      historyId,
     })
     return { accountEmail: connection.accountEmail, missingScopes: missingScopes(granted) }
   } catch (e) {

@@ -1,6 +1,9 @@
-import { count, desc, eq, sql } from 'drizzle-orm'
+import { and, count, desc, eq, notInArray, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { parsedEmails, parsers } from '../../db/schema'
+
+/** Rows the pipeline is still working on are not results yet. */
+const IN_FLIGHT: Array<'pending' | 'processing'> = ['pending', 'processing']
 
 export async function countParsedEmailsByUser(db: Db, userId: string) {
   const [row] = await db
@@ -9,7 +12,7 @@ export async function countParsedEmailsByUser(db: Db, userId: string) {
       successes: sql<number>`count(*) filter (where ${parsedEmails.status} = 'success')`.mapWith(Number),
     })
     .from(parsedEmails)
-    .where(eq(parsedEmails.userId, userId))
+    .where(and(eq(parsedEmails.userId, userId), notInArray(parsedEmails.status, IN_FLIGHT)))
   return { total: row?.total ?? 0, successes: row?.successes ?? 0 }
 }
 
@@ -24,7 +27,7 @@ export function listRecentParsedEmailsByUser(db: Db, userId: string, limit: numb
     })
     .from(parsedEmails)
     .leftJoin(parsers, eq(parsers.id, parsedEmails.parserId))
-    .where(eq(parsedEmails.userId, userId))
+    .where(and(eq(parsedEmails.userId, userId), notInArray(parsedEmails.status, IN_FLIGHT)))
     .orderBy(desc(parsedEmails.processedAt))
     .limit(limit)
 }

@@ -53,3 +53,13 @@ export function extractFromEmail(
 export function emailFacts(email: NormalisedEmail) {
   return { subject: email.subject, from: email.from, date: email.date && !Number.isNaN(Date.parse(email.date)) ? new Date(email.date) : null }
 }
+
+/** A sheet row: the fields in the parser's order (normalised cells), then Received, From, Subject and Message ID. */
+export function toSheetRow(fields: ExtractionField[], result: ExtractionResult, email: NormalisedEmail, messageId: string, receivedAt: Date | null) {
+  const facts = emailFacts(email)
+  const cells = fields.map((f) => {
+    const detail = result.details[f.name]
+    return detail?.cell ?? detail?.value ?? ''
+  })
+  return [...cells, (receivedAt ?? facts.date)?.toISOString() ?? '', facts.from, facts.subject, messageId]
+}

@@ -29,11 +29,11 @@ const header = (headers: Array<{ name?: string | null; value?: string | null }> 
   headers?.find((h) => h.name?.toLowerCase() === name.toLowerCase())?.value ?? ''
 
 /** Ids of the most recent messages that match, newest first. Gmail's search narrows; the local matcher decides. */
-async function findMatchingIds(gmail: gmail_v1.Gmail, call: Call, filters: EmailFilters, limit: number): Promise<string[]> {
+async function findMatching(gmail: gmail_v1.Gmail, call: Call, filters: EmailFilters, limit: number): Promise<Array<{ id: string; internalDate: number }>> {
   const labels = (await call(() => gmail.users.labels.list({ userId: 'me' }))).data.labels ?? []
   const labelName = new Map(labels.map((l) => [l.id ?? '', l.name ?? '']))
   const q = buildGmailQuery(filters) || undefined
-  const matched: string[] = []
+  const matched: Array<{ id: string; internalDate: number }> = []
   let pageToken: string | undefined
   for (let scanned = 0; matched.length < limit && scanned < SCAN_LIMIT; ) {
     const page = await call(() => gmail.users.messages.list({ userId: 'me', q, maxResults: PAGE_SIZE, pageToken }))
@@ -47,7 +47,7 @@ async function findMatchingIds(gmail: gmail_v1.Gmail, call: Call, filters: Email
         subject: header(data.payload?.headers, 'Subject'),
         labelNames: (data.labelIds ?? []).map((id) => labelName.get(id) ?? id),
       }
-      if (data.id && matchesFilters(message, filters)) matched.push(data.id)
+      if (data.id && matchesFilters(message, filters)) matched.push({ id: data.id, internalDate: Number(data.internalDate ?? 0) })
     }
     scanned += ids.length
     pageToken = page.data.nextPageToken ?? undefined
@@ -68,8 +68,24 @@ export async function listMatchingRawMessages(
 ): Promise<RawMessage[]> {
   return withUserGoogle(db, { userId, access, action: 'Fetching emails' }, async (auth, call) => {
     const gmail = gmailApi(access.google, auth)
-    const ids = await findMatchingIds(gmail, call, filters, limit)
-    return inBatches(ids, PARALLEL_GETS, (id) => getRaw(gmail, call, id))
+    const matches = await findMatching(gmail, call, filters, limit)
+    return inBatches(matches, PARALLEL_GETS, ({ id }) => getRaw(gmail, call, id))
+  })
+}
+
+/** Ids and arrival times of the most recent matching messages, newest first (no bodies: backfill). */
+export async function listMatchingMessageIds(
+  db: Db,
+  { userId, filters, access, limit }: { userId: string; filters: EmailFilters; access: GoogleAccess; limit: number },
+) {
+  return withUserGoogle(db, { userId, access, action: 'Fetching emails' }, (auth, call) => findMatching(gmailApi(access.google, auth), call, filters, limit))
+}
+
+/** The mailbox's current historyId: where "new mail" starts. */
+export async function currentHistoryId(db: Db, { userId, access }: { userId: string; access: GoogleAccess }) {
+  return withUserGoogle(db, { userId, access, action: 'Reading the mailbox' }, async (auth, call) => {
+    const { data } = await call(() => gmailApi(access.google, auth).users.getProfile({ userId: 'me' }))
+    return data.historyId ?? null
   })
 }
 

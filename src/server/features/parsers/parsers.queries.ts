@@ -59,6 +59,7 @@ export async function upsertTestResult(db: Db, values: NewParsedEmail) {
         timings: values.timings,
         processedAt: new Date(),
         writtenToSheets: sql`${parsedEmails.writtenToSheets} or ${values.writtenToSheets ?? false}`,
+        ...(values.sheetState === 'written' ? { sheetState: 'written' as const } : {}),
       },
     })
     .returning()

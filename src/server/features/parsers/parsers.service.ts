@@ -1,7 +1,6 @@
 import type { AiProviderConfig } from '../../../engine/ai'
 import type { TrainedTemplate } from '../../../engine/extract'
-import type { NormalisedEmail } from '../../../engine/mime'
-import type { ExtractionField, ExtractionResult } from '../../../shared/contracts/extraction'
+import type { ExtractionField } from '../../../shared/contracts/extraction'
 import {
   planViolation,
   SAMPLE_EMAIL_ID,
@@ -13,14 +12,15 @@ import {
   createParserInputSchema,
 } from '../../../shared/contracts/parsers'
 import type { EmailFilters } from '../../../shared/contracts/gmail'
-import { toPlan } from '../../../shared/plans'
+import { PLAN_INFO, toPlan } from '../../../shared/plans'
 import type { Db } from '../../db/client'
 import type { DestinationConfig } from '../../db/schema'
 import { AppError } from '../../lib/errors'
 import { findUserById } from '../account/account.queries'
 import { getGmailConnectionStatus, type GoogleAccess } from '../connections/connections.service'
-import { emailFacts, extractFromEmail, readEmail, sampleEmail, trainTemplate } from '../extraction/extraction.service'
-import { getRawMessage, listMatchingRawMessages } from '../gmail/gmail.service'
+import { emailFacts, extractFromEmail, readEmail, sampleEmail, toSheetRow, trainTemplate } from '../extraction/extraction.service'
+import { currentHistoryId, getRawMessage, listMatchingMessageIds, listMatchingRawMessages } from '../gmail/gmail.service'
+import { addPendingEmails, backfillProgress, recentFailures } from '../pipeline/pipeline.service'
 import { appendRows, createSpreadsheet, validateSpreadsheet } from '../sheets/sheets.service'
 import {
   deleteParserById,
@@ -36,7 +36,10 @@ import {
 
 const PREVIEW_LIMIT = 20
 
-export function toParserView(row: ParserRow, alert: string | null = null): ParserView {
+export function toParserView(
+  row: ParserRow,
+  { alert = null, backfill = null }: { alert?: string | null; backfill?: ParserView['backfill'] } = {},
+): ParserView {
   return {
     id: row.id,
     name: row.name,
@@ -51,6 +54,7 @@ export function toParserView(row: ParserRow, alert: string | null = null): Parse
     parse_attachments: row.parseAttachments,
     created_at: row.createdAt.toISOString(),
     alert,
+    backfill,
   }
 }
 
@@ -84,7 +88,9 @@ export async function createParser(db: Db, { userId, input, access }: { userId: 
     destination = { type: 'existing', spreadsheetId: sheet.spreadsheetId, spreadsheetUrl: sheet.spreadsheetUrl, parseHistorical: parsed.parseHistorical }
   }
 
+  const startHistoryId = await currentHistoryId(db, { userId, access })
   const row = await insertParser(db, {
+    startHistoryId,
     userId,
     name: parsed.name,
     active: true,
@@ -100,7 +106,19 @@ export async function createParser(db: Db, { userId, input, access }: { userId: 
     trainingSample: { subject: sample.subject, from: sample.from, date: sample.date, text: sample.text, html: sample.html },
     template: template as unknown as Record<string, unknown>,
   })
+  if (parsed.parseHistorical) await startBackfill(db, { userId, parser: row, access })
   return { parser: toParserView(row), spreadsheetUrl: destination.spreadsheetUrl, createdSpreadsheet: destination.type === 'new' }
+}
+
+/** Historical parsing (spec step 5): the most recent matching emails join the ledger; the worker processes them oldest first. */
+async function startBackfill(db: Db, { userId, parser, access }: { userId: string; parser: ParserRow; access: GoogleAccess }) {
+  const matches = await listMatchingMessageIds(db, {
+    userId,
+    filters: { filterFrom: parser.filterFrom, filterSubject: parser.filterSubject, filterLabel: parser.filterLabel },
+    access,
+    limit: PLAN_INFO.starter.historicalEmails,
+  })
+  await addPendingEmails(db, matches.map((m) => ({ userId, parserId: parser.id, gmailMessageId: m.id, receivedAt: new Date(m.internalDate), source: 'backfill' as const })))
 }
 
 /** The live preview: what the template trained so far finds in the other matching emails. */
@@ -134,9 +152,19 @@ export async function previewParser(
 
 /** Dashboard list, with the reason a parser is stalled when its Gmail connection needs the user. */
 export async function listParsers(db: Db, { userId }: { userId: string }): Promise<ParserView[]> {
-  const [rows, connection] = await Promise.all([listParsersByUser(db, userId), getGmailConnectionStatus(db, { userId })])
-  const alert = connection.needsReconnect ? (connection.reason ?? 'Reconnect your Gmail account to resume parsing.') : null
-  return rows.map((row) => toParserView(row, row.active ? alert : null))
+  const [rows, connection, progress, failures] = await Promise.all([
+    listParsersByUser(db, userId),
+    getGmailConnectionStatus(db, { userId }),
+    backfillProgress(db, userId),
+    recentFailures(db, userId),
+  ])
+  const connectionAlert = connection.needsReconnect ? `Paused: ${connection.reason ?? 'reconnect your Gmail account to resume parsing.'}` : null
+  return rows.map((row) =>
+    toParserView(row, {
+      alert: row.active ? (connectionAlert ?? failures.get(row.id) ?? null) : null,
+      backfill: progress.get(row.id) ?? null,
+    }),
+  )
 }
 
 export async function getParser(db: Db, { userId, parserId }: { userId: string; parserId: string }) {
@@ -154,16 +182,6 @@ export async function setParserActive(db: Db, { userId, parserId, active }: { us
 /** Deletes the parser; its ledger rows stay (as 'Unknown Parser') until retention removes them. */
 export async function deleteParser(db: Db, { userId, parserId }: { userId: string; parserId: string }) {
   if (!(await deleteParserById(db, userId, parserId))) throw new AppError('NOT_FOUND', 'Parser not found')
-}
-
-/** A sheet row: the fields in the parser's order (normalised cells), then Mailrow's columns. */
-export function sheetRow(parser: Pick<ParserRow, 'extractionFields'>, result: ExtractionResult, email: NormalisedEmail, messageId: string, receivedAt: Date | null) {
-  const facts = emailFacts(email)
-  const cells = parser.extractionFields.map((f) => {
-    const detail = result.details[f.name]
-    return detail?.cell ?? detail?.value ?? ''
-  })
-  return [...cells, (receivedAt ?? facts.date)?.toISOString() ?? '', facts.from, facts.subject, messageId]
 }
 
 /**
@@ -190,11 +208,13 @@ export async function testParser(
   const success = result.status === 'success'
   const previous = await findLedgerRow(db, parserId, emailId)
   let written = previous?.writtenToSheets ?? false
-  if (success && !written && parser.destinationConfig) {
+  // A row the pipeline has queued (or is writing) is the pipeline's to write: never both.
+  const pipelineOwnsRow = previous !== undefined && previous.sheetState !== 'none'
+  if (success && !written && !pipelineOwnsRow && parser.destinationConfig) {
     await appendRows(db, {
       userId,
       spreadsheetId: parser.destinationConfig.spreadsheetId,
-      rows: [sheetRow(parser, result, email, emailId, new Date(message.internalDate))],
+      rows: [toSheetRow(parser.extractionFields, result, email, emailId, new Date(message.internalDate))],
       access,
     })
     written = true
@@ -213,6 +233,8 @@ export async function testParser(
     error: result.error,
     timings: { extractMs: result.durationMs, totalMs: Math.round(performance.now() - started) },
     writtenToSheets: written,
+    source: 'test',
+    ...(written && !pipelineOwnsRow ? { sheetState: 'written' as const } : {}),
   })
   return {
     success,

@@ -1,0 +1,1 @@
+ALTER TABLE "parsers" ADD COLUMN "start_history_id" text;

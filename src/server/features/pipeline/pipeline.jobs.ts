@@ -1,0 +1,32 @@
+import { z } from 'zod'
+import { defineJob } from '../../../worker/job'
+import { AppError } from '../../lib/errors'
+import { runMailboxPass } from './pipeline.service'
+
+export const MAILBOX_SYNC_JOB = 'mailbox.sync'
+
+/**
+ * One pass over a user's mailbox (sync, extract, write). 'stately' keeps one running and one
+ * waiting per mailbox, which is also the per-mailbox concurrency limit that keeps Gmail's
+ * per-user quota.
+ */
+export const mailboxSyncJob = defineJob({
+  name: MAILBOX_SYNC_JOB,
+  schema: z.object({ userId: z.string().min(1) }),
+  policy: 'stately',
+  retryLimit: 5,
+  async handler({ db, logger, pipeline }, { userId }) {
+    if (!pipeline) return
+    try {
+      const result = await runMailboxPass(db, { userId, deps: pipeline })
+      if (result.synced.added || result.written.rowsWritten) logger.info({ userId, ...result }, 'mailbox pass')
+    } catch (error) {
+      // The connection is marked and the dashboard says why; retrying can't help until the user reconnects.
+      if (error instanceof AppError && error.code === 'GOOGLE_REAUTH_REQUIRED') {
+        logger.warn({ userId, reason: error.message }, 'mailbox needs reconnecting')
+        return
+      }
+      throw error
+    }
+  },
+})

@@ -1,0 +1,135 @@
+import { and, asc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
+import type { Db } from '../../db/client'
+import { connectedAccounts, parsedEmails, parsers, spreadsheetLeases } from '../../db/schema'
+
+export type LedgerRow = typeof parsedEmails.$inferSelect
+type NewLedgerRow = typeof parsedEmails.$inferInsert
+
+/**
+ * New (parser, message) pairs enter the ledger as pending. The unique key makes overlapping syncs,
+ * retries and pushes harmless: a pair that is already there is left alone.
+ */
+export async function insertPendingRows(db: Db, rows: Omit<NewLedgerRow, 'status'>[]): Promise<number> {
+  if (rows.length === 0) return 0
+  const inserted = await db
+    .insert(parsedEmails)
+    .values(rows.map((row) => ({ ...row, status: 'pending' as const })))
+    .onConflictDoNothing()
+    .returning({ id: parsedEmails.id })
+  return inserted.length
+}
+
+/**
+ * Takes up to `limit` rows to process: pending ones, ones whose worker died mid-way (lease
+ * expired) and, when the user has quota again, ones held back by the monthly limit. Oldest first.
+ */
+export function claimRowsForProcessing(
+  db: Db,
+  { userId, limit, leaseMs, includeQuotaExceeded, now = new Date() }: { userId: string; limit: number; leaseMs: number; includeQuotaExceeded: boolean; now?: Date },
+): Promise<LedgerRow[]> {
+  const claimable = or(
+    eq(parsedEmails.status, 'pending'),
+    and(eq(parsedEmails.status, 'processing'), lt(parsedEmails.claimedAt, new Date(now.getTime() - leaseMs))),
+    includeQuotaExceeded ? eq(parsedEmails.status, 'quota_exceeded') : sql`false`,
+  )
+  const ids = db
+    .select({ id: parsedEmails.id })
+    .from(parsedEmails)
+    .where(and(eq(parsedEmails.userId, userId), claimable))
+    // Gmail ids grow with arrival: they order mail that arrived within the same second.
+    .orderBy(asc(parsedEmails.receivedAt), asc(parsedEmails.gmailMessageId))
+    .limit(limit)
+    .for('update', { skipLocked: true })
+  return db.update(parsedEmails).set({ status: 'processing', claimedAt: now }).where(inArray(parsedEmails.id, ids)).returning()
+}
+
+export function finishRow(db: Db, id: string, set: Partial<NewLedgerRow>) {
+  return db
+    .update(parsedEmails)
+    .set({ ...set, claimedAt: null, processedAt: new Date() })
+    .where(eq(parsedEmails.id, id))
+}
+
+/** Spreadsheets of this user with rows waiting to be written (or whose last write is unsettled). */
+export async function listSpreadsheetsToWrite(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ spreadsheetId: parsedEmails.spreadsheetId })
+    .from(parsedEmails)
+    .where(and(eq(parsedEmails.userId, userId), inArray(parsedEmails.sheetState, ['queued', 'writing']), isNotNull(parsedEmails.spreadsheetId)))
+  return rows.map((r) => r.spreadsheetId!).filter(Boolean)
+}
+
+export function listRowsToWrite(db: Db, spreadsheetId: string, limit: number) {
+  return db
+    .select()
+    .from(parsedEmails)
+    .where(and(eq(parsedEmails.spreadsheetId, spreadsheetId), inArray(parsedEmails.sheetState, ['queued', 'writing'])))
+    .orderBy(asc(parsedEmails.receivedAt), asc(parsedEmails.gmailMessageId))
+    .limit(limit)
+}
+
+export function setSheetState(db: Db, ids: string[], state: 'queued' | 'writing' | 'written', at = new Date()) {
+  if (ids.length === 0) return Promise.resolve()
+  return db
+    .update(parsedEmails)
+    .set({ sheetState: state, sheetAttemptAt: at, ...(state === 'written' ? { writtenToSheets: true } : {}) })
+    .where(inArray(parsedEmails.id, ids))
+}
+
+/** Takes the spreadsheet's lease if it is free or expired; false when another worker holds it. */
+export async function acquireSpreadsheetLease(db: Db, { spreadsheetId, holder, ttlMs }: { spreadsheetId: string; holder: string; ttlMs: number }) {
+  const now = new Date()
+  const expiresAt = new Date(now.getTime() + ttlMs)
+  const rows = await db
+    .insert(spreadsheetLeases)
+    .values({ spreadsheetId, holder, expiresAt })
+    .onConflictDoUpdate({
+      target: spreadsheetLeases.spreadsheetId,
+      set: { holder, expiresAt },
+      setWhere: or(lt(spreadsheetLeases.expiresAt, now), eq(spreadsheetLeases.holder, holder)),
+    })
+    .returning({ holder: spreadsheetLeases.holder })
+  return rows.length > 0
+}
+
+export function releaseSpreadsheetLease(db: Db, { spreadsheetId, holder }: { spreadsheetId: string; holder: string }) {
+  return db.delete(spreadsheetLeases).where(and(eq(spreadsheetLeases.spreadsheetId, spreadsheetId), eq(spreadsheetLeases.holder, holder)))
+}
+
+export function listActiveParsersByUser(db: Db, userId: string) {
+  return db.select().from(parsers).where(and(eq(parsers.userId, userId), eq(parsers.active, true)))
+}
+
+export function findParsersByIds(db: Db, ids: string[]) {
+  if (ids.length === 0) return Promise.resolve([])
+  return db.select().from(parsers).where(inArray(parsers.id, ids))
+}
+
+export function updateSyncState(db: Db, userId: string, set: { historyId?: string | null; lastSyncedAt?: Date }) {
+  return db
+    .update(connectedAccounts)
+    .set(set)
+    .where(and(eq(connectedAccounts.userId, userId), eq(connectedAccounts.provider, 'gmail')))
+}
+
+/**
+ * Users whose mailbox the poller should sync now: a healthy connection and an active parser, or
+ * ledger work still open (pending rows, unsettled writes, emails held back by the monthly limit).
+ */
+export async function listUsersToSync(db: Db): Promise<string[]> {
+  const withParsers = await db
+    .selectDistinct({ userId: connectedAccounts.userId })
+    .from(connectedAccounts)
+    .innerJoin(parsers, and(eq(parsers.userId, connectedAccounts.userId), eq(parsers.active, true)))
+    .where(eq(connectedAccounts.status, 'connected'))
+  const withWork = await db
+    .selectDistinct({ userId: parsedEmails.userId })
+    .from(parsedEmails)
+    .where(
+      or(
+        inArray(parsedEmails.status, ['pending', 'processing', 'quota_exceeded']),
+        inArray(parsedEmails.sheetState, ['queued', 'writing']),
+      ),
+    )
+  return [...new Set([...withParsers, ...withWork].map((r) => r.userId))]
+}

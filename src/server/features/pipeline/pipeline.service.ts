@@ -1,0 +1,75 @@
+import { and, count, desc, eq, inArray } from 'drizzle-orm'
+import type { AiProviderConfig } from '../../../engine/ai'
+import type { Db } from '../../db/client'
+import { parsedEmails } from '../../db/schema'
+import type { GoogleAccess } from '../connections/connections.service'
+import { syncMailbox, type RawCache } from './mailbox-sync.service'
+import { insertPendingRows } from './pipeline.queries'
+import { processPendingEmails } from './process.service'
+import { writeQueuedRows, type WriteOptions } from './sheet-writer.service'
+
+/** Failed emails in a row before a parser shows an alert. */
+const FAILURE_STREAK = 3
+
+export type PipelineDeps = { access: GoogleAccess; ai: AiProviderConfig | null; write?: WriteOptions }
+
+/**
+ * One pass for a mailbox: new mail into the ledger, the ledger's pending rows extracted, queued
+ * rows written to their spreadsheets. Each step is safe to repeat after a crash.
+ */
+export async function runMailboxPass(db: Db, { userId, deps }: { userId: string; deps: PipelineDeps }) {
+  const cache: RawCache = new Map()
+  const synced = await syncMailbox(db, { userId, access: deps.access, cache })
+  const processed = await processPendingEmails(db, { userId, access: deps.access, ai: deps.ai, cache })
+  const written = await writeQueuedRows(db, { userId, access: deps.access, options: deps.write })
+  return { synced, processed, written }
+}
+
+/** Emails that should be parsed join the ledger as pending (once per parser and message). */
+export function addPendingEmails(db: Db, rows: Parameters<typeof insertPendingRows>[1]) {
+  return insertPendingRows(db, rows)
+}
+
+/** Parsers whose last few emails all failed, with the latest reason, for the dashboard's alert. */
+export async function recentFailures(db: Db, userId: string): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ parserId: parsedEmails.parserId, status: parsedEmails.status, error: parsedEmails.error })
+    .from(parsedEmails)
+    .where(and(eq(parsedEmails.userId, userId), inArray(parsedEmails.status, ['success', 'partial', 'failed'])))
+    .orderBy(desc(parsedEmails.processedAt))
+    .limit(300)
+  const seen = new Map<string, Array<{ status: string; error: string | null }>>()
+  for (const row of rows) {
+    if (!row.parserId) continue
+    const list = seen.get(row.parserId) ?? []
+    if (list.length < FAILURE_STREAK) list.push(row)
+    seen.set(row.parserId, list)
+  }
+  const alerts = new Map<string, string>()
+  for (const [parserId, list] of seen) {
+    if (list.length === FAILURE_STREAK && list.every((r) => r.status === 'failed')) {
+      alerts.set(parserId, `The last ${FAILURE_STREAK} emails failed: ${list[0]!.error ?? 'no field was found'}`)
+    }
+  }
+  return alerts
+}
+
+/** Backfill progress per parser, for the dashboard's progress bar; absent when none is running. */
+export async function backfillProgress(db: Db, userId: string): Promise<Map<string, { total: number; done: number }>> {
+  const rows = await db
+    .select({ parserId: parsedEmails.parserId, status: parsedEmails.status, n: count() })
+    .from(parsedEmails)
+    .where(and(eq(parsedEmails.userId, userId), eq(parsedEmails.source, 'backfill')))
+    .groupBy(parsedEmails.parserId, parsedEmails.status)
+  const progress = new Map<string, { total: number; done: number }>()
+  for (const row of rows) {
+    if (!row.parserId) continue
+    const entry = progress.get(row.parserId) ?? { total: 0, done: 0 }
+    entry.total += row.n
+    if (!['pending', 'processing'].includes(row.status)) entry.done += row.n
+    progress.set(row.parserId, entry)
+  }
+  for (const [id, entry] of progress) if (entry.done >= entry.total) progress.delete(id)
+  return progress
+}
+

@@ -1,0 +1,174 @@
+import { eq } from 'drizzle-orm'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startWorker } from '../../../worker/worker'
+import { pipelineDepsOf } from '../../bootstrap'
+import { parsedEmails, parsers, users } from '../../db/schema'
+import { createLogger } from '../../lib/logger'
+import { deliverOrders, eventually, INBOX, orderEmail, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
+import { createTestApp, type TestApp } from '../../testing/test-app'
+import { deliverMail, startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
+import { runMailboxPass, type PipelineDeps } from './pipeline.service'
+
+let google: TestEmulator
+let t: TestApp
+let deps: PipelineDeps
+let n = 0
+
+beforeAll(async () => {
+  google = await startTestEmulator()
+  t = await createTestApp({ emulatorUrl: google.url })
+  deps = { ...pipelineDepsOf(t.deps)!, write: { sleep: async () => {} } }
+})
+afterAll(async () => {
+  await t.close()
+  await google.close()
+})
+beforeEach(async () => {
+  await google.control('/reset', { body: {} })
+})
+
+const nextEmail = () => `pipeline${++n}@example.com`
+
+/** Runs passes until the ledger has no open work, as the worker's retries would. */
+async function drain(userId: string, maxPasses = 30) {
+  for (let pass = 0; pass < maxPasses; pass++) {
+    try {
+      await runMailboxPass(t.db, { userId, deps })
+    } catch {
+      continue // a failed pass is retried, as pg-boss would
+    }
+    const open = await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))
+    if (open.every((r) => !['pending', 'processing'].includes(r.status) && !['queued', 'writing'].includes(r.sheetState))) return
+  }
+  throw new Error('ledger did not settle')
+}
+
+function expectExactlyOnce(rows: string[][], ids: string[]) {
+  const messageIds = rows.slice(1).map((r) => r[6])
+  expect(messageIds.sort()).toEqual([...ids].sort())
+  expect(new Set(messageIds).size).toBe(messageIds.length)
+}
+
+describe('the pipeline', () => {
+  it('N new matching emails become exactly N rows, with the header in place', async () => {
+    const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: nextEmail() })
+    const ids = await deliverOrders(google, 1, 12)
+    await deliverMail(google, INBOX, { from: 'news@blog.test', subject: 'Weekly digest', text: 'not an order' })
+    await drain(userId)
+
+    const rows = await sheetRows(google, spreadsheetId)
+    expect(rows[0]).toEqual(['Order Number', 'Customer', 'Total', 'Received', 'From', 'Subject', 'Message ID'])
+    expectExactlyOnce(rows, ids)
+    const third = rows.find((r) => r[6] === ids[2])!
+    const expected = orderEmail(3).expected
+    expect(third.slice(0, 3)).toEqual([expected.order, expected.customer, expected.total])
+    expect(third[5]).toBe('Order #1003 confirmed')
+
+    const ledger = await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))
+    expect(ledger).toHaveLength(12)
+    expect(ledger.every((r) => r.status === 'success' && r.writtenToSheets && r.sheetState === 'written')).toBe(true)
+
+    // Running again (a duplicate notification, a retry) changes nothing.
+    await runMailboxPass(t.db, { userId, deps })
+    expect(await sheetRows(google, spreadsheetId)).toHaveLength(13)
+  })
+
+  it('with 20% injected 429/500 faults and dropped responses, still exactly N rows', async () => {
+    const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: nextEmail() })
+    await google.control('/faults', { body: { pathPattern: '/gmail/v1/**', status: 429, rate: 0.1, seed: 7 } })
+    await google.control('/faults', { body: { pathPattern: '/gmail/v1/**', status: 500, rate: 0.1, seed: 8 } })
+    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/**', method: 'POST', status: 500, rate: 0.2, seed: 9 } })
+    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/*/values/*:append', mode: 'drop-after-write', rate: 0.3, seed: 10 } })
+    const ids: string[] = []
+    for (let round = 0; round < 4; round++) {
+      ids.push(...(await deliverOrders(google, 100 + round * 5, 5)))
+      await drain(userId)
+    }
+    const rows = await sheetRows(google, spreadsheetId)
+    expectExactlyOnce(rows, ids)
+    const faults = (await google.control('/faults')).json.faults as Array<{ fired: number }>
+    expect(faults.reduce((sum, f) => sum + f.fired, 0)).toBeGreaterThan(0)
+  })
+
+  it('stops at the monthly limit and processes the rest after an upgrade, never dropping one', async () => {
+    const email = nextEmail()
+    const { userId, spreadsheetId, parser } = await userWithOrderParser(t, google, { email })
+    // 48 of the free plan's 50 emails already used this month.
+    await t.db.insert(parsedEmails).values(Array.from({ length: 48 }, () => ({ userId, parserId: parser.id, status: 'success' as const })))
+    const ids = await deliverOrders(google, 200, 5)
+    await drain(userId)
+    let ledger = await t.db.select().from(parsedEmails).where(eq(parsedEmails.parserId, parser.id))
+    expect(ledger.filter((r) => r.status === 'quota_exceeded')).toHaveLength(3)
+    expect((await sheetRows(google, spreadsheetId)).length - 1).toBe(2)
+
+    await t.db.update(users).set({ plan: 'starter' }).where(eq(users.email, email))
+    await drain(userId)
+    ledger = await t.db.select().from(parsedEmails).where(eq(parsedEmails.parserId, parser.id))
+    expect(ledger.filter((r) => r.status === 'quota_exceeded')).toHaveLength(0)
+    expectExactlyOnce(await sheetRows(google, spreadsheetId), ids)
+  })
+
+  it('a backfill of 100 emails gives 100 rows, oldest first, in at most 3 append calls', async () => {
+    const ids = await deliverOrders(google, 300, 100)
+    await google.control('/requests', { method: 'DELETE' })
+    const { userId, spreadsheetId, client } = await userWithOrderParser(t, google, { email: nextEmail(), plan: 'starter', parseHistorical: true })
+    const progress = (await client.get('/api/dashboard')).json.dashboard.parsers[0].backfill
+    expect(progress).toMatchObject({ total: 100, done: 0 })
+    await drain(userId)
+    const rows = await sheetRows(google, spreadsheetId)
+    // The 100 most recent matches: the sample (delivered last) and the 99 newest orders.
+    expect(rows.length - 1).toBe(100)
+    expect(rows.slice(1).map((r) => r[6])).toEqual(rows.slice(1).map((r) => r[6]).sort((a, b) => String(a).localeCompare(String(b))))
+    expect(ids.slice(1).every((id) => rows.some((r) => r[6] === id))).toBe(true)
+    const appends = (await google.control('/requests?api=sheets.spreadsheets.values.append')).json.total
+    expect(appends).toBeLessThanOrEqual(3)
+    expect((await client.get('/api/dashboard')).json.dashboard.parsers[0].backfill).toBeNull()
+  })
+
+  it('re-syncs from recent mail when the history id has expired', async () => {
+    const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: nextEmail() })
+    await drain(userId)
+    await google.control(`/mailboxes/${INBOX}/history/expire`, { body: {} })
+    const ids = await deliverOrders(google, 500, 3)
+    await drain(userId)
+    expectExactlyOnce(await sheetRows(google, spreadsheetId), ids)
+  })
+
+  it('a revoked grant pauses the parsers with a visible reason', async () => {
+    const { userId, client } = await userWithOrderParser(t, google, { email: nextEmail() })
+    await google.control(`/users/${INBOX}/revoke`, { body: {} })
+    await google.control('/tokens/expire', { body: { email: INBOX } })
+    await expect(runMailboxPass(t.db, { userId, deps })).rejects.toMatchObject({ code: 'GOOGLE_REAUTH_REQUIRED' })
+    const [parser] = (await client.get('/api/dashboard')).json.dashboard.parsers
+    expect(parser.alert).toMatch(/^Paused: /)
+  })
+
+  it('a parser whose recent emails fail shows an alert with the reason', async () => {
+    const { userId, client, parser } = await userWithOrderParser(t, google, { email: nextEmail() })
+    for (let i = 0; i < 3; i++) await deliverMail(google, INBOX, { from: 'orders@acme.test', subject: 'Hello', text: 'We changed our emails completely.' })
+    await drain(userId)
+    const view = (await client.get('/api/dashboard')).json.dashboard.parsers.find((p: { id: string }) => p.id === parser.id)
+    expect(view.alert).toMatch(/^The last 3 emails failed: /)
+  })
+
+  it('the worker polls on its own: a new email becomes a row without anyone asking', async () => {
+    const { spreadsheetId } = await userWithOrderParser(t, google, { email: nextEmail() })
+    const worker = await startWorker({ database: t.deps.database, logger: createLogger('silent'), pipeline: deps, pollIntervalSeconds: 0.5 })
+    try {
+      const [id] = await deliverOrders(google, 700, 1)
+      const rows = await eventually(() => sheetRows(google, spreadsheetId), (r) => r.some((row) => row[6] === id))
+      expectExactlyOnce(rows, [id!])
+    } finally {
+      await worker.stop()
+    }
+  })
+
+  it('a paused parser takes no new mail', async () => {
+    const { userId, client, parser, spreadsheetId } = await userWithOrderParser(t, google, { email: nextEmail() })
+    await client.send('PATCH', `/api/parsers/${parser.id}`, { active: false })
+    await deliverOrders(google, 800, 2)
+    await drain(userId)
+    expect(await sheetRows(google, spreadsheetId)).toHaveLength(1)
+    expect(await t.db.select().from(parsers).where(eq(parsers.id, parser.id))).toHaveLength(1)
+  })
+})

@@ -1,0 +1,108 @@
+import type { AiProviderConfig } from '../../../engine/ai'
+import type { TrainedTemplate } from '../../../engine/extract'
+import { parseEmail } from '../../../engine/mime'
+import type { Db } from '../../db/client'
+import { AppError } from '../../lib/errors'
+import type { GoogleAccess } from '../connections/connections.service'
+import { emailFacts, extractFromEmail, toSheetRow } from '../extraction/extraction.service'
+import { getRawMessage } from '../gmail/gmail.service'
+import { getMonthlyUsage } from '../usage/usage.service'
+import type { RawCache } from './mailbox-sync.service'
+import { claimRowsForProcessing, finishRow, findParsersByIds, type LedgerRow } from './pipeline.queries'
+
+const BATCH = 50
+const PARALLEL = 8
+/** A row claimed longer ago than this belongs to a worker that died; another may take it. */
+export const PROCESSING_LEASE_MS = 2 * 60 * 1000
+
+/**
+ * Extracts every pending ledger row of a user, oldest first, within the month's allowance.
+ * Rows over the allowance become quota_exceeded and are picked up again once quota allows.
+ */
+export async function processPendingEmails(
+  db: Db,
+  { userId, access, ai, cache, now = () => new Date() }: { userId: string; access: GoogleAccess; ai: AiProviderConfig | null; cache?: RawCache; now?: () => Date },
+) {
+  const usage = await getMonthlyUsage(db, { userId, now: now() })
+  let used = usage.used
+  const counts = { success: 0, partial: 0, failed: 0, quota_exceeded: 0, skipped: 0 }
+  for (;;) {
+    const rows = await claimRowsForProcessing(db, { userId, limit: BATCH, leaseMs: PROCESSING_LEASE_MS, includeQuotaExceeded: used < usage.limit, now: now() })
+    if (rows.length === 0) break
+    const parsers = new Map((await findParsersByIds(db, [...new Set(rows.map((r) => r.parserId).filter((id): id is string => Boolean(id)))])).map((p) => [p.id, p]))
+    // Quota is decided in ledger order before the parallel work, so the boundary is exact.
+    const allowed: LedgerRow[] = []
+    for (const row of rows) {
+      if (used >= usage.limit) {
+        await finishRow(db, row.id, { status: 'quota_exceeded', error: `Monthly limit of ${usage.limit.toLocaleString('en-US')} emails reached; it will be processed when your quota allows.` })
+        counts.quota_exceeded++
+      } else {
+        used++
+        allowed.push(row)
+      }
+    }
+    for (let i = 0; i < allowed.length; i += PARALLEL) {
+      const outcomes = await Promise.all(allowed.slice(i, i + PARALLEL).map((row) => processRow(db, { row, parser: row.parserId ? parsers.get(row.parserId) : undefined, userId, access, ai, cache })))
+      for (const status of outcomes) counts[status]++
+    }
+  }
+  return counts
+}
+
+type Outcome = 'success' | 'partial' | 'failed' | 'skipped'
+
+async function processRow(
+  db: Db,
+  { row, parser, userId, access, ai, cache }: { row: LedgerRow; parser: Awaited<ReturnType<typeof findParsersByIds>>[number] | undefined; userId: string; access: GoogleAccess; ai: AiProviderConfig | null; cache?: RawCache },
+): Promise<Outcome> {
+  const started = performance.now()
+  if (!parser || !parser.template || !row.gmailMessageId) {
+    await finishRow(db, row.id, { status: 'skipped', error: 'The parser was deleted before this email was processed.' })
+    return 'skipped'
+  }
+  let message = cache?.get(row.gmailMessageId)
+  if (!message) {
+    try {
+      const fetched = await getRawMessage(db, { userId, messageId: row.gmailMessageId, access })
+      message = { raw: fetched.raw, internalDate: fetched.internalDate }
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'NOT_FOUND') {
+        await finishRow(db, row.id, { status: 'skipped', error: 'The email was deleted from Gmail before it was processed.' })
+        return 'skipped'
+      }
+      throw error
+    }
+  }
+  const fetchedMs = performance.now() - started
+  const parsed = await parseEmail(message.raw)
+  if (!parsed.ok) {
+    await finishRow(db, row.id, { status: 'failed', error: `The email could not be read: ${parsed.reason}` })
+    return 'failed'
+  }
+  const result = await extractFromEmail(parser.template as unknown as TrainedTemplate, parsed.email, {
+    parserType: parser.parserType,
+    parseAttachments: parser.parseAttachments,
+    ai,
+  })
+  const facts = emailFacts(parsed.email)
+  const receivedAt = row.receivedAt ?? new Date(message.internalDate)
+  const writes = result.status !== 'failed' && Boolean(parser.destinationConfig?.spreadsheetId)
+  await finishRow(db, row.id, {
+    status: result.status,
+    emailSubject: facts.subject,
+    emailFrom: facts.from,
+    receivedAt,
+    extractedData: result.fields,
+    extractionMethod: result.method,
+    error: result.error,
+    timings: { fetchMs: Math.round(fetchedMs), extractMs: result.durationMs, totalMs: Math.round(performance.now() - started) },
+    ...(writes
+      ? {
+          sheetState: 'queued' as const,
+          spreadsheetId: parser.destinationConfig!.spreadsheetId,
+          sheetRow: toSheetRow(parser.extractionFields, result, parsed.email, row.gmailMessageId, receivedAt),
+        }
+      : {}),
+  })
+  return result.status
+}
