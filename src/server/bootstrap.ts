@@ -48,5 +48,9 @@ export { createApp }
 /** What the worker needs to run the pipeline for these deps; undefined without Google. */
 export function pipelineDepsOf(deps: Pick<AppDeps, 'google' | 'box' | 'env' | 'googleRetry' | 'ai'>) {
   if (!deps.google) return undefined
-  return { access: { google: deps.google, box: deps.box, appUrl: deps.env.APP_URL, retry: deps.googleRetry }, ai: deps.ai }
+  return {
+    access: { google: deps.google, box: deps.box, appUrl: deps.env.APP_URL, retry: deps.googleRetry },
+    ai: deps.ai,
+    leaseMs: deps.env.WORKER_LEASE_SECONDS * 1000,
+  }
 }

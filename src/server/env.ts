@@ -46,6 +46,8 @@ const envSchema = z
     MAIL_FROM: z.string().trim().min(3).default('Mailrow <no-reply@mailrow.local>'),
     /** How often each connected mailbox is checked for new mail (default 30; 3 in demo mode). */
     POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(3600).optional(),
+    /** How long a worker's claim on an email or a spreadsheet outlives a crashed worker. */
+    WORKER_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(60),
     AI_BASE_URL: optionalUrl(/^https?:$/, 'http(s)'),
     AI_API_KEY: optionalString,
     AI_MODEL_SMART: z.string().trim().min(1).default('gpt-4o-mini'),

@@ -6,17 +6,20 @@ import { buildDeps, createApp } from '../bootstrap'
 import { parseEnv } from '../env'
 import type { MailMessage, Mailer } from '../features/mail/mailer'
 import { createLogger } from '../lib/logger'
+import type { Database } from '../db/client'
 import { openTestDatabase } from './test-database'
 
 export const TEST_APP_URL = 'http://localhost:3000'
 /** Requests can pose as another caller (for rate-limit tests) with this header. */
 export const TEST_IP_HEADER = 'x-test-client-ip'
+/** The app secret of test apps (worker processes in tests need it to read the stored tokens). */
+export const TEST_APP_SECRET = 'test-secret-that-is-long-enough-0123456789'
 
 /** The whole app in-process on a fresh database, with mail captured instead of sent. */
 export async function createTestApp(
-  options: { rateLimits?: Partial<AuthRateLimits>; env?: Record<string, string>; emulatorUrl?: string } = {},
+  options: { rateLimits?: Partial<AuthRateLimits>; env?: Record<string, string>; emulatorUrl?: string; database?: Database } = {},
 ) {
-  const database = await openTestDatabase()
+  const database = options.database ?? (await openTestDatabase())
   const sent: MailMessage[] = []
   const mailer: Mailer = {
     kind: 'outbox',
@@ -28,7 +31,7 @@ export async function createTestApp(
     NODE_ENV: 'test',
     APP_URL: TEST_APP_URL,
     DATA_DIR: mkdtempSync(join(tmpdir(), 'mailrow-test-')),
-    APP_SECRET: 'test-secret-that-is-long-enough-0123456789',
+    APP_SECRET: TEST_APP_SECRET,
     LOG_LEVEL: 'silent',
     ...options.env,
   })

@@ -13,6 +13,14 @@ export async function openTestDatabase(): Promise<Database> {
     await database.migrate()
     return database
   }
+  return (await openPostgresTestDatabase(adminUrl)).database
+}
+
+/** The machine's PostgreSQL, for tests that need several processes on one database. */
+export const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres'
+
+/** A fresh database on a PostgreSQL server (dropped on close), and its URL for other processes. */
+export async function openPostgresTestDatabase(adminUrl = process.env.TEST_DATABASE_URL ?? LOCAL_POSTGRES_URL) {
   const name = `mailrow_test_${randomBytes(6).toString('hex')}`
   await withAdmin(adminUrl, (client) => client.query(`create database ${name}`))
   const url = new URL(adminUrl)
@@ -20,11 +28,14 @@ export async function openTestDatabase(): Promise<Database> {
   const database = await openDatabase({ url: url.toString() })
   await database.migrate()
   return {
-    ...database,
-    async close() {
-      await database.close()
-      await withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`))
-    },
+    url: url.toString(),
+    database: {
+      ...database,
+      async close() {
+        await database.close()
+        await withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`))
+      },
+    } satisfies Database,
   }
 }
 

@@ -19,13 +19,16 @@ export function createOAuthClient(config: GoogleConfig, redirectUri?: string): O
   })
 }
 
+/** Longest a Google call may take; after that it counts as an ambiguous failure. */
+export const GOOGLE_TIMEOUT_MS = 30_000
+
 export function gmailApi(config: GoogleConfig, auth: OAuth2Client): gmail_v1.Gmail {
-  // Retries are ours (withGoogleRetry), so the client's own are off.
-  return gmail({ version: 'v1', auth, rootUrl: config.endpoints.apiRootUrl, retry: false })
+  // Retries are ours (withGoogleRetry), so the client's own are off; a hung call times out.
+  return gmail({ version: 'v1', auth, rootUrl: config.endpoints.apiRootUrl, retry: false, timeout: GOOGLE_TIMEOUT_MS })
 }
 
 export function sheetsApi(config: GoogleConfig, auth: OAuth2Client): sheets_v4.Sheets {
-  return sheets({ version: 'v4', auth, rootUrl: config.endpoints.apiRootUrl, retry: false })
+  return sheets({ version: 'v4', auth, rootUrl: config.endpoints.apiRootUrl, retry: false, timeout: GOOGLE_TIMEOUT_MS })
 }
 
 type GoogleErrorShape = {

@@ -11,7 +11,13 @@ import { writeQueuedRows, type WriteOptions } from './sheet-writer.service'
 /** Failed emails in a row before a parser shows an alert. */
 const FAILURE_STREAK = 3
 
-export type PipelineDeps = { access: GoogleAccess; ai: AiProviderConfig | null; write?: WriteOptions }
+export type PipelineDeps = {
+  access: GoogleAccess
+  ai: AiProviderConfig | null
+  write?: WriteOptions
+  /** How long a claim on a row or a spreadsheet outlives a worker that died holding it. */
+  leaseMs?: number
+}
 
 /**
  * One pass for a mailbox: new mail into the ledger, the ledger's pending rows extracted, queued
@@ -20,8 +26,8 @@ export type PipelineDeps = { access: GoogleAccess; ai: AiProviderConfig | null; 
 export async function runMailboxPass(db: Db, { userId, deps }: { userId: string; deps: PipelineDeps }) {
   const cache: RawCache = new Map()
   const synced = await syncMailbox(db, { userId, access: deps.access, cache })
-  const processed = await processPendingEmails(db, { userId, access: deps.access, ai: deps.ai, cache })
-  const written = await writeQueuedRows(db, { userId, access: deps.access, options: deps.write })
+  const processed = await processPendingEmails(db, { userId, access: deps.access, ai: deps.ai, cache, leaseMs: deps.leaseMs })
+  const written = await writeQueuedRows(db, { userId, access: deps.access, options: deps.write, leaseMs: deps.leaseMs })
   return { synced, processed, written }
 }
 

@@ -13,7 +13,7 @@ import { claimRowsForProcessing, finishRow, findParsersByIds, type LedgerRow } f
 const BATCH = 50
 const PARALLEL = 8
 /** A row claimed longer ago than this belongs to a worker that died; another may take it. */
-export const PROCESSING_LEASE_MS = 2 * 60 * 1000
+export const DEFAULT_LEASE_MS = 60 * 1000
 
 /**
  * Extracts every pending ledger row of a user, oldest first, within the month's allowance.
@@ -21,13 +21,13 @@ export const PROCESSING_LEASE_MS = 2 * 60 * 1000
  */
 export async function processPendingEmails(
   db: Db,
-  { userId, access, ai, cache, now = () => new Date() }: { userId: string; access: GoogleAccess; ai: AiProviderConfig | null; cache?: RawCache; now?: () => Date },
+  { userId, access, ai, cache, leaseMs = DEFAULT_LEASE_MS, now = () => new Date() }: { userId: string; access: GoogleAccess; ai: AiProviderConfig | null; cache?: RawCache; leaseMs?: number; now?: () => Date },
 ) {
   const usage = await getMonthlyUsage(db, { userId, now: now() })
   let used = usage.used
   const counts = { success: 0, partial: 0, failed: 0, quota_exceeded: 0, skipped: 0 }
   for (;;) {
-    const rows = await claimRowsForProcessing(db, { userId, limit: BATCH, leaseMs: PROCESSING_LEASE_MS, includeQuotaExceeded: used < usage.limit, now: now() })
+    const rows = await claimRowsForProcessing(db, { userId, limit: BATCH, leaseMs, includeQuotaExceeded: used < usage.limit, now: now() })
     if (rows.length === 0) break
     const parsers = new Map((await findParsersByIds(db, [...new Set(rows.map((r) => r.parserId).filter((id): id is string => Boolean(id)))])).map((p) => [p.id, p]))
     // Quota is decided in ledger order before the parallel work, so the boundary is exact.

@@ -4,6 +4,7 @@ import { sheetColumns } from '../../../shared/contracts/sheets'
 import type { Db } from '../../db/client'
 import { withUserGoogle, type GoogleAccess } from '../connections/connections.service'
 import { isRetryable, sheetsApi } from '../google/google.client'
+import { DEFAULT_LEASE_MS } from './process.service'
 import { a1Sheet } from '../sheets/sheets.service'
 import {
   acquireSpreadsheetLease,
@@ -17,7 +18,6 @@ import {
 
 /** Rows per values.append: one call carries a whole backlog (Sheets allows ~10 MB per request). */
 export const APPEND_BATCH = 500
-const LEASE_MS = 2 * 60 * 1000
 const MAX_ATTEMPTS = 6
 
 export type WriteOptions = { sleep?: (ms: number) => Promise<void>; baseDelayMs?: number }
@@ -42,14 +42,18 @@ export function columnLetter(index: number): string {
  * 'writing'; before any retry the sheet's Message ID column is read, and rows already there are
  * marked written instead of appended again. No row is written twice and none is lost.
  */
-export async function writeQueuedRows(db: Db, { userId, access, options = {} }: { userId: string; access: GoogleAccess; options?: WriteOptions }) {
+export async function writeQueuedRows(
+  db: Db,
+  { userId, access, options = {}, leaseMs = DEFAULT_LEASE_MS }: { userId: string; access: GoogleAccess; options?: WriteOptions; leaseMs?: number },
+) {
   let appendCalls = 0
   let rowsWritten = 0
   for (const spreadsheetId of await listSpreadsheetsToWrite(db, userId)) {
     const holder = randomUUID()
-    if (!(await acquireSpreadsheetLease(db, { spreadsheetId, holder, ttlMs: LEASE_MS }))) continue
+    const renewLease = () => acquireSpreadsheetLease(db, { spreadsheetId, holder, ttlMs: leaseMs })
+    if (!(await renewLease())) continue
     try {
-      const result = await writeSpreadsheet(db, { userId, spreadsheetId, access, options })
+      const result = await writeSpreadsheet(db, { userId, spreadsheetId, access, options, renewLease })
       appendCalls += result.appendCalls
       rowsWritten += result.rowsWritten
     } finally {
@@ -61,7 +65,13 @@ export async function writeQueuedRows(db: Db, { userId, access, options = {} }: 
 
 async function writeSpreadsheet(
   db: Db,
-  { userId, spreadsheetId, access, options }: { userId: string; spreadsheetId: string; access: GoogleAccess; options: WriteOptions },
+  {
+    userId,
+    spreadsheetId,
+    access,
+    options,
+    renewLease,
+  }: { userId: string; spreadsheetId: string; access: GoogleAccess; options: WriteOptions; renewLease: () => Promise<boolean> },
 ) {
   const sleep = options.sleep ?? sleepFor
   const baseDelayMs = options.baseDelayMs ?? 500
@@ -74,6 +84,8 @@ async function writeSpreadsheet(
     let headerChecked = false
 
     for (let attempt = 0; ; ) {
+      // Another worker took over an expired lease: stop rather than write beside it.
+      if (!(await renewLease())) break
       const rows = (await listRowsToWrite(db, spreadsheetId, APPEND_BATCH)).filter((r) => r.userId === userId && r.sheetRow)
       if (rows.length === 0) break
       if (!headerChecked) {

@@ -1,32 +1,46 @@
-import { Bell, LogOut, Settings } from 'lucide-react'
-import { Link, useNavigate } from 'react-router'
+import { LogOut, Settings } from 'lucide-react'
+import { Link, useLocation, useNavigate } from 'react-router'
 import { paths } from '../../../shared/paths'
 import { useSignOut } from '../../features/auth/use-sign-out'
+import { NotificationsMenu } from '../../features/notifications/components/notifications-menu'
 import { Button } from '../ui/button'
 import { Logo } from './logo'
 
 /** Top bar of signed-in screens (spec §2 dashboard). */
 export function AppHeader() {
   const navigate = useNavigate()
+  const { pathname, hash } = useLocation()
   const signOut = useSignOut()
+  const onDashboard = pathname === paths.dashboard
   return (
-    <header className="border-b bg-background">
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
-        <div className="flex items-center gap-6">
+    <header className="relative border-b bg-background">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 sm:gap-4">
+        <div className="flex min-w-0 items-center gap-6">
           <Logo to={paths.dashboard} />
-          <nav className="hidden items-center gap-1 sm:flex">
-            <Button variant="ghost" size="sm" onClick={() => navigate(paths.dashboard)}>
+          <nav aria-label="Main" className="hidden items-center gap-1 sm:flex">
+            <Button
+              variant="ghost"
+              size="sm"
+              aria-current={onDashboard && hash !== '#parsers' ? 'page' : undefined}
+              className="aria-[current=page]:bg-muted"
+              onClick={() => navigate(paths.dashboard)}
+            >
               Dashboard
             </Button>
-            <Button variant="ghost" size="sm">
+            {/* 'Your Parsers' lives on the dashboard; the page scrolls to it for this hash. */}
+            <Button
+              variant="ghost"
+              size="sm"
+              aria-current={onDashboard && hash === '#parsers' ? 'location' : undefined}
+              className="aria-[current=location]:bg-muted"
+              onClick={() => navigate(`${paths.dashboard}#parsers`)}
+            >
               Parsers
             </Button>
           </nav>
         </div>
         <div className="flex items-center gap-1">
-          <Button variant="ghost" size="icon" aria-label="Notifications">
-            <Bell />
-          </Button>
+          <NotificationsMenu />
           <Button variant="ghost" size="icon" aria-label="Settings" asChild>
             <Link to={paths.settings}>
               <Settings />

@@ -1,23 +1,41 @@
 import { Activity, CheckCircle2, Inbox, Plus } from 'lucide-react'
-import { useEffect } from 'react'
-import { Link } from 'react-router'
+import { useEffect, useState } from 'react'
+import { Link, useLocation } from 'react-router'
 import { toast } from 'sonner'
+import type { ParserView } from '../../../shared/contracts/parsers'
 import { paths } from '../../../shared/paths'
 import { AppHeader } from '../../components/layout/app-header'
-import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card'
+import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
 import { Spinner } from '../../components/ui/spinner'
 import { useDashboard } from './api/get-dashboard'
+import { DeleteParserDialog } from './components/delete-parser-dialog'
+import { ParsedEmailDialog } from './components/parsed-email-dialog'
+import { ParserList } from './components/parser-list'
 import { RecentEmailsTable } from './components/recent-emails-table'
 import { StatCard } from './components/stat-card'
+import { TestParserDialog } from './components/test-parser-dialog'
 
 export function DashboardPage() {
   const { data, isPending, error } = useDashboard()
+  const location = useLocation()
+  const [testing, setTesting] = useState<ParserView | null>(null)
+  const [deleting, setDeleting] = useState<ParserView | null>(null)
+  const [viewing, setViewing] = useState<string | null>(null)
 
   useEffect(() => {
     if (error) toast.error('Error loading dashboard data', { description: error.message || 'Failed to fetch data' })
   }, [error])
+
+  // The top bar's 'Parsers' goes to /dashboard#parsers; the list only exists once data has loaded,
+  // and a second click keeps the same hash, so the location key triggers the scroll too.
+  const hasData = data !== undefined
+  useEffect(() => {
+    if (!hasData || location.hash !== '#parsers') return
+    const target = document.getElementById('parsers') ?? document.getElementById('recent-emails')
+    target?.scrollIntoView({ behavior: 'smooth', block: 'start' })
+    target?.querySelector<HTMLElement>('h2')?.focus({ preventScroll: true })
+  }, [hasData, location.hash, location.key])
 
   const parsers = data?.parsers ?? []
   const recent = data?.recentEmails ?? []
@@ -25,7 +43,7 @@ export function DashboardPage() {
   return (
     <div className="min-h-screen bg-muted/40">
       <AppHeader />
-      <main className="mx-auto grid max-w-6xl gap-8 px-4 py-8">
+      <main className="mx-auto grid max-w-6xl grid-cols-1 gap-8 px-4 py-8">
         <div className="flex flex-wrap items-end justify-between gap-4">
           <div>
             <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
@@ -39,71 +57,58 @@ export function DashboardPage() {
           </Button>
         </div>
 
-        <section className="grid gap-4 sm:grid-cols-3" aria-label="Statistics">
+        <section className="grid grid-cols-3 gap-2 sm:gap-4" aria-label="Statistics">
           <StatCard label="Emails parsed" icon={Inbox} isLoading={isPending} value={String(data?.stats.emailsParsed ?? 0)} />
           <StatCard label="Active parsers" icon={Activity} isLoading={isPending} value={String(data?.stats.activeParsers ?? 0)} />
           <StatCard label="Success rate" icon={CheckCircle2} isLoading={isPending} value={`${data?.stats.successRate ?? 0}%`} />
         </section>
 
-        {parsers.length > 0 && (
+        {parsers.length > 0 && <ParserList parsers={parsers} onTest={setTesting} onDelete={setDeleting} />}
+
+        <section id="recent-emails" aria-labelledby="recent-emails-heading" className="scroll-mt-6">
           <Card>
-            <CardHeader>
-              <CardTitle>Your Parsers</CardTitle>
+            <CardHeader className="p-4 sm:p-6">
+              <h2 id="recent-emails-heading" tabIndex={-1} className="text-lg font-semibold leading-none tracking-tight focus-visible:outline-none">
+                Recent Parsed Emails
+              </h2>
+              <CardDescription>The last 10 emails your parsers processed</CardDescription>
             </CardHeader>
-            <CardContent className="grid gap-3">
-              {parsers.map((parser) => (
-                <div key={parser.id} className="flex items-center justify-between rounded-md border p-4">
-                  <div>
-                    <p className="font-medium">{parser.name}</p>
-                    <p className="text-sm text-muted-foreground">
-                      Type: {parser.parser_type} • {parser.active ? 'Active' : 'Inactive'}
-                    </p>
-                  </div>
-                  <Badge variant={parser.active ? 'success' : 'secondary'}>{parser.active ? 'Active' : 'Inactive'}</Badge>
+            <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
+              {isPending ? (
+                <div className="flex min-h-56 items-center justify-center">
+                  <Spinner label="Loading recent emails" />
                 </div>
-              ))}
+              ) : recent.length > 0 ? (
+                <RecentEmailsTable emails={recent} onView={setViewing} />
+              ) : (
+                <div className="flex min-h-56 flex-col items-center justify-center gap-3 text-center">
+                  <Inbox className="size-10 text-muted-foreground" aria-hidden />
+                  <p className="font-medium">No emails parsed yet</p>
+                  {parsers.length > 0 ? (
+                    <>
+                      <p className="text-sm text-muted-foreground">Your parsers are ready. Test them or wait for matching emails to arrive.</p>
+                      <Button variant="outline" asChild>
+                        <Link to={paths.createParser}>Create Another Parser</Link>
+                      </Button>
+                    </>
+                  ) : (
+                    <>
+                      <p className="text-sm text-muted-foreground">Create your first parser to start extracting data from emails</p>
+                      <Button asChild>
+                        <Link to={paths.createParser}>Create New Parser</Link>
+                      </Button>
+                    </>
+                  )}
+                </div>
+              )}
             </CardContent>
           </Card>
-        )}
-
-        <Card>
-          <CardHeader>
-            <CardTitle>Recent Parsed Emails</CardTitle>
-            <CardDescription>The last 10 emails your parsers processed</CardDescription>
-          </CardHeader>
-          <CardContent>
-            {isPending ? (
-              <div className="flex justify-center py-10">
-                <Spinner />
-              </div>
-            ) : recent.length > 0 ? (
-              <RecentEmailsTable emails={recent} />
-            ) : (
-              <div className="flex flex-col items-center gap-3 py-10 text-center">
-                <Inbox className="size-10 text-muted-foreground" aria-hidden />
-                <p className="font-medium">No emails parsed yet</p>
-                {parsers.length > 0 ? (
-                  <>
-                    <p className="text-sm text-muted-foreground">
-                      Your parsers are ready. Test them or wait for matching emails to arrive.
-                    </p>
-                    <Button variant="outline" asChild>
-                      <Link to={paths.createParser}>Create Another Parser</Link>
-                    </Button>
-                  </>
-                ) : (
-                  <>
-                    <p className="text-sm text-muted-foreground">Create your first parser to start extracting data from emails</p>
-                    <Button asChild>
-                      <Link to={paths.createParser}>Create New Parser</Link>
-                    </Button>
-                  </>
-                )}
-              </div>
-            )}
-          </CardContent>
-        </Card>
+        </section>
       </main>
+
+      <TestParserDialog parser={testing} onOpenChange={(open) => !open && setTesting(null)} />
+      <DeleteParserDialog parser={deleting} onOpenChange={(open) => !open && setDeleting(null)} />
+      <ParsedEmailDialog parsedEmailId={viewing} onOpenChange={(open) => !open && setViewing(null)} />
     </div>
   )
 }

@@ -7,6 +7,7 @@ import { errorMessage } from './api/auth-data'
 import { useAccount } from './api/get-account'
 import { AccountSection } from './components/account-section'
 import { ConnectionsSection } from './components/connections-section'
+import { DeleteAccountSection } from './components/delete-account-section'
 import { PasskeySettings } from './components/passkey-settings'
 import { PlanSection } from './components/plan-section'
 import { SettingsSection } from './components/settings-section'
@@ -46,7 +47,7 @@ export function SettingsPage() {
         ) : (
           <>
             <AccountSection account={account.data} />
-            <PlanSection plan={account.data.plan} />
+            <PlanSection account={account.data} />
             <ConnectionsSection />
             <SettingsSection id="security" title="Security" description="How you prove it's you when you sign in.">
               <div className="flex flex-col gap-8">
@@ -55,6 +56,7 @@ export function SettingsPage() {
                 <PasskeySettings />
               </div>
             </SettingsSection>
+            <DeleteAccountSection account={account.data} />
           </>
         )}
       </main>

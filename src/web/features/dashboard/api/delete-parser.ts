@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api, unwrap } from '../../../lib/api-client'
+import { notificationsQuery } from '../../notifications/api/get-notifications'
+import { dashboardQuery } from './get-dashboard'
+
+export function useDeleteParser() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (parserId: string) => {
+      const response = await api.parsers[':id'].$delete({ param: { id: parserId } })
+      if (!response.ok) await unwrap(Promise.resolve(response))
+    },
+    onSettled: async () => {
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: dashboardQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: notificationsQuery.queryKey }),
+      ])
+    },
+  })
+}

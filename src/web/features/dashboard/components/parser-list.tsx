@@ -1,0 +1,122 @@
+import { AlertTriangle, FlaskConical, Pause, Play, Trash2 } from 'lucide-react'
+import { toast } from 'sonner'
+import type { ParserView } from '../../../../shared/contracts/parsers'
+import { Badge } from '../../../components/ui/badge'
+import { Button } from '../../../components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card'
+import { useStartGmailConnection } from '../../connections/api/gmail-connection'
+import { useSetParserActive } from '../api/set-parser-active'
+
+type ParserListProps = {
+  parsers: ParserView[]
+  onTest: (parser: ParserView) => void
+  onDelete: (parser: ParserView) => void
+}
+
+/** 'Your Parsers' (spec §2), with pause / resume and delete. The id is the top bar's 'Parsers' target. */
+export function ParserList({ parsers, onTest, onDelete }: ParserListProps) {
+  return (
+    <section id="parsers" aria-labelledby="parsers-heading" className="scroll-mt-6">
+      <Card>
+        <CardHeader className="p-4 sm:p-6">
+          <h2 id="parsers-heading" tabIndex={-1} className="text-lg font-semibold leading-none tracking-tight focus-visible:outline-none">
+            Your Parsers
+          </h2>
+          <CardDescription>
+            {parsers.length === 1 ? '1 parser' : `${parsers.length} parsers`} · {parsers.filter((p) => p.active).length} active
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
+          <ul className="grid gap-3">
+            {parsers.map((parser) => (
+              <ParserRow key={parser.id} parser={parser} onTest={() => onTest(parser)} onDelete={() => onDelete(parser)} />
+            ))}
+          </ul>
+        </CardContent>
+      </Card>
+    </section>
+  )
+}
+
+function ParserRow({ parser, onTest, onDelete }: { parser: ParserView; onTest: () => void; onDelete: () => void }) {
+  const setActive = useSetParserActive()
+  const filters = [parser.filter_from && `From ${parser.filter_from}`, parser.filter_subject && `Subject "${parser.filter_subject}"`, parser.filter_label && `Label ${parser.filter_label}`].filter(Boolean)
+
+  const toggle = () => {
+    const active = !parser.active
+    setActive.mutate(
+      { parserId: parser.id, active },
+      {
+        onSuccess: () =>
+          active
+            ? toast.success('Parser resumed', { description: `${parser.name} is processing matching emails again.` })
+            : toast.success('Parser paused', { description: `${parser.name} won't process new emails until you resume it.` }),
+        onError: (error) => toast.error('Could not update parser', { description: error.message || 'Please try again.' }),
+      },
+    )
+  }
+
+  return (
+    <li className="flex flex-col gap-3 rounded-md border p-3 sm:p-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center gap-2">
+            <p className="font-medium break-words">{parser.name}</p>
+            {!parser.active ? (
+              <Badge variant="secondary">Paused</Badge>
+            ) : parser.alert ? (
+              <Badge variant="destructive">Needs attention</Badge>
+            ) : (
+              <Badge variant="success">Running</Badge>
+            )}
+          </div>
+          <p className="text-sm text-muted-foreground">
+            Type: {parser.parser_type} • {parser.active ? 'Active' : 'Inactive'}
+          </p>
+          {filters.length > 0 || parser.extraction_fields.length > 0 ? (
+            <p className="mt-1 text-xs break-words text-muted-foreground">
+              {[...filters, `${parser.extraction_fields.length} ${parser.extraction_fields.length === 1 ? 'field' : 'fields'}`].join(' · ')}
+            </p>
+          ) : null}
+        </div>
+        <div className="flex flex-wrap gap-2 sm:shrink-0 sm:justify-end">
+          <Button size="sm" onClick={onTest}>
+            <FlaskConical aria-hidden />
+            Test Parser
+          </Button>
+          <Button size="sm" variant="outline" onClick={toggle} disabled={setActive.isPending} aria-label={`${parser.active ? 'Pause' : 'Resume'} ${parser.name}`}>
+            {parser.active ? <Pause aria-hidden /> : <Play aria-hidden />}
+            {parser.active ? 'Pause' : 'Resume'}
+          </Button>
+          <Button size="sm" variant="outline" onClick={onDelete} aria-label={`Delete ${parser.name}`} className="text-destructive hover:text-destructive">
+            <Trash2 aria-hidden />
+            <span className="max-sm:sr-only">Delete</span>
+          </Button>
+        </div>
+      </div>
+      {parser.alert ? <ParserAlert message={parser.alert} /> : null}
+    </li>
+  )
+}
+
+/** Why an active parser is stalled (Gmail needs reconnecting), with the way out. */
+function ParserAlert({ message }: { message: string }) {
+  const reconnect = useStartGmailConnection()
+  return (
+    <div role="alert" className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 sm:flex-row sm:items-center sm:justify-between">
+      <p className="flex items-start gap-2">
+        <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+        <span>{message}</span>
+      </p>
+      <Button
+        size="sm"
+        variant="outline"
+        className="border-amber-400 bg-white text-amber-900 hover:bg-amber-100 sm:shrink-0"
+        disabled={reconnect.isPending}
+        onClick={() => reconnect.mutate(undefined, { onError: (error) => toast.error('Error connecting Gmail', { description: error.message }) })}
+      >
+        {reconnect.isPending ? 'Connecting...' : 'Reconnect'}
+      </Button>
+    </div>
+  )
+}

@@ -1,0 +1,110 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import type { Database } from '../server/db/client'
+import { parsedEmails } from '../server/db/schema'
+import { deliverOrders, eventually, sheetRows, userWithOrderParser } from '../server/testing/pipeline-fixtures'
+import { createTestApp, TEST_APP_SECRET, type TestApp } from '../server/testing/test-app'
+import { openPostgresTestDatabase } from '../server/testing/test-database'
+import { startTestEmulator, type TestEmulator } from '../server/testing/test-emulator'
+
+// Several worker processes share one database, which embedded PGlite can't do: these tests run
+// on PostgreSQL (TEST_DATABASE_URL, or the machine's server at 127.0.0.1:5432).
+let google: TestEmulator
+let database: Database
+let databaseUrl: string
+let t: TestApp
+const workers = new Set<ChildProcess>()
+let n = 0
+
+beforeAll(async () => {
+  google = await startTestEmulator()
+  const pg = await openPostgresTestDatabase()
+  database = pg.database
+  databaseUrl = pg.url
+  t = await createTestApp({ emulatorUrl: google.url, database })
+})
+afterAll(async () => {
+  await t.close()
+  await google.close()
+})
+beforeEach(async () => {
+  await google.control('/reset', { body: {} })
+})
+afterEach(() => {
+  for (const worker of workers) worker.kill('SIGKILL')
+  workers.clear()
+})
+
+/** `npm run worker` as its own process, on the test database and the test emulator. */
+function startWorkerProcess() {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker/main.ts'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      APP_SECRET: TEST_APP_SECRET,
+      APP_URL: 'http://localhost:3000',
+      GOOGLE_EMULATOR_URL: google.url,
+      POLL_INTERVAL_SECONDS: '0.5',
+      WORKER_LEASE_SECONDS: '3',
+      LOG_LEVEL: 'warn',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'mailrow-worker-')),
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr?.on('data', (chunk) => (stderr += chunk))
+  child.on('exit', (code, signal) => {
+    if (code && code !== 0 && signal === null) console.error(`worker exited with ${code}:\n${stderr}`)
+  })
+  workers.add(child)
+  return child
+}
+
+function expectExactlyOnce(rows: string[][], ids: string[]) {
+  const messageIds = rows.slice(1).map((r) => r[6])
+  expect(messageIds.sort()).toEqual([...ids].sort())
+}
+
+const settled = (userId: string) => async () =>
+  (await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))).filter(
+    (r) => r.status === 'success' && r.sheetState === 'written',
+  ).length
+
+describe('worker processes on one PostgreSQL', () => {
+  it('a worker killed with SIGKILL mid-batch and restarted still gives exactly N rows', { timeout: 120_000 }, async () => {
+    const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: `killed${++n}@example.com` })
+    // Slow appends, so the kill lands while a batch is in flight at Google.
+    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/*/values/*:append', mode: 'latency', latencyMs: 1500 } })
+    const first = startWorkerProcess()
+    const ids = await deliverOrders(google, 1, 25)
+    await eventually(
+      async () => (await google.control('/requests?api=sheets.spreadsheets.values.append')).json.total as number,
+      (total) => total > 0,
+      30_000,
+    )
+    first.kill('SIGKILL')
+    await google.control('/faults', { method: 'DELETE' })
+    ids.push(...(await deliverOrders(google, 100, 5)))
+
+    startWorkerProcess()
+    await eventually(settled(userId), (count) => count === ids.length, 60_000)
+    expectExactlyOnce(await sheetRows(google, spreadsheetId), ids)
+  })
+
+  it('two worker processes share the work and give exactly N rows', { timeout: 120_000 }, async () => {
+    const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: `two${++n}@example.com` })
+    startWorkerProcess()
+    startWorkerProcess()
+    const ids: string[] = []
+    for (let round = 0; round < 4; round++) {
+      ids.push(...(await deliverOrders(google, 200 + round * 10, 10)))
+      await new Promise((resolve) => setTimeout(resolve, 300))
+    }
+    await eventually(settled(userId), (count) => count === ids.length, 60_000)
+    expectExactlyOnce(await sheetRows(google, spreadsheetId), ids)
+  })
+})
