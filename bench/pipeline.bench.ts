@@ -1,0 +1,150 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import { and, eq, inArray } from 'drizzle-orm'
+import { parsedEmails } from '../src/server/db/schema'
+import { createLogger } from '../src/server/lib/logger'
+import { pipelineDepsOf } from '../src/server/bootstrap'
+import { deliverOrders, eventually, sheetRows, userWithOrderParser } from '../src/server/testing/pipeline-fixtures'
+import { createTestApp, TEST_APP_SECRET } from '../src/server/testing/test-app'
+import { openPostgresTestDatabase } from '../src/server/testing/test-database'
+import { startTestEmulator, type TestEmulator } from '../src/server/testing/test-emulator'
+import { startWorker } from '../src/worker/worker'
+
+/** Gmail quota units per method (https://developers.google.com/workspace/gmail/api/reference/quota). */
+const GMAIL_UNITS: Record<string, number> = {
+  'gmail.users.getProfile': 1,
+  'gmail.users.labels.list': 1,
+  'gmail.users.messages.list': 5,
+  'gmail.users.messages.get': 5,
+  'gmail.users.history.list': 2,
+}
+
+const percentile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
+}
+
+async function apiCounts(google: TestEmulator) {
+  return (await google.control('/requests')).json.byApi as Record<string, number>
+}
+
+/** Arrival-to-row latency with the mailbox polled every 2 s (one in-process worker, PGlite). */
+async function latency(samples: number) {
+  const google = await startTestEmulator()
+  const t = await createTestApp({ emulatorUrl: google.url })
+  try {
+    const { spreadsheetId } = await userWithOrderParser(t, google, { email: 'latency@example.com', plan: 'pro' })
+    const worker = await startWorker({ database: t.deps.database, logger: createLogger('silent'), pipeline: pipelineDepsOf(t.deps), pollIntervalSeconds: 2 })
+    const delays: number[] = []
+    try {
+      for (let i = 0; i < samples; i++) {
+        // Arrivals spread over the poll cycle, as real mail is.
+        await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 1700))
+        const started = performance.now()
+        const [id] = await deliverOrders(google, 10 + i, 1)
+        await eventually(() => sheetRows(google, spreadsheetId), (rows) => rows.some((r) => r[6] === id), 30_000)
+        delays.push(performance.now() - started)
+      }
+    } finally {
+      await worker.stop()
+    }
+    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+    console.log(`latency (poll every 2 s, n=${samples}): arrival to row p50 ${s(percentile(delays, 0.5))}, p95 ${s(percentile(delays, 0.95))}`)
+  } finally {
+    await t.close()
+    await google.close()
+  }
+}
+
+/** Sustained throughput with N worker processes on PostgreSQL, plus Google calls per email. */
+async function throughput(workerCount: number, users: number, perUser: number) {
+  const accounts = Array.from({ length: users }, (_, i) => `box${i}@mailrow.test`)
+  const google = await startTestEmulator({ accounts })
+  const { database, url } = await openPostgresTestDatabase()
+  const t = await createTestApp({ emulatorUrl: google.url, database })
+  const children: ChildProcess[] = []
+  try {
+    const setups = []
+    for (let i = 0; i < users; i++) {
+      const inbox = accounts[i]!
+      setups.push(await userWithOrderParserFor(t, google, `tp${workerCount}-${i}@example.com`, inbox))
+    }
+    for (const [i, setup] of setups.entries()) await deliverOrdersTo(google, accounts[i]!, perUser, setup)
+    await google.control('/requests', { method: 'DELETE' })
+    const total = users * perUser
+    const userIds = setups.map((s) => s.userId)
+    for (let w = 0; w < workerCount; w++) {
+      children.push(
+        spawn(process.execPath, ['--import', 'tsx', 'src/worker/main.ts'], {
+          env: { ...process.env, DATABASE_URL: url, APP_SECRET: TEST_APP_SECRET, APP_URL: 'http://localhost:3000', GOOGLE_EMULATOR_URL: google.url, POLL_INTERVAL_SECONDS: '0.5', LOG_LEVEL: 'error', DATA_DIR: mkdtempSync(join(tmpdir(), 'mailrow-bench-')) },
+          stdio: 'ignore',
+        }),
+      )
+    }
+    // The clock starts when the first email reaches the ledger (worker start-up excluded) and stops
+    // when every email is a row in its sheet.
+    const inLedger = async () => (await t.db.select({ id: parsedEmails.id }).from(parsedEmails).where(inArray(parsedEmails.userId, userIds)).limit(1)).length
+    await eventually(inLedger, (n) => n > 0, 60_000)
+    const started = performance.now()
+    await eventually(
+      async () =>
+        (await t.db.select({ id: parsedEmails.id }).from(parsedEmails).where(and(inArray(parsedEmails.userId, userIds), eq(parsedEmails.sheetState, 'written')))).length,
+      (n) => n === total,
+      300_000,
+    )
+    const seconds = (performance.now() - started) / 1000
+    const calls = await apiCounts(google)
+    const units = Object.entries(calls).reduce((sum, [api, n]) => sum + (GMAIL_UNITS[api] ?? 0) * n, 0)
+    const appends = calls['sheets.spreadsheets.values.append'] ?? 0
+    const sheetsCalls = Object.entries(calls).filter(([api]) => api.startsWith('sheets.')).reduce((sum, [, n]) => sum + n, 0)
+    console.log(
+      `throughput (${workerCount} worker process${workerCount > 1 ? 'es' : ''}, PostgreSQL, ${users} mailboxes × ${perUser}): ${(total / seconds).toFixed(0)} emails/s (${total} in ${seconds.toFixed(1)} s after start-up)`,
+    )
+    console.log(`  Sheets calls per 100 rows: ${((sheetsCalls / total) * 100).toFixed(1)} (values.append: ${((appends / total) * 100).toFixed(1)})`)
+    console.log(`  Gmail quota units per email: ${(units / total).toFixed(2)}`)
+  } finally {
+    for (const child of children) child.kill('SIGKILL')
+    await t.close()
+    await google.close()
+  }
+}
+
+async function userWithOrderParserFor(t: Awaited<ReturnType<typeof createTestApp>>, google: TestEmulator, email: string, inbox: string) {
+  const { signUpAndIn } = await import('../src/server/testing/test-app')
+  const { connectGmail, deliverMail } = await import('../src/server/testing/test-emulator')
+  const { orderEmail, ORDER_FIELDS } = await import('../src/server/testing/pipeline-fixtures')
+  const { users } = await import('../src/server/db/schema')
+  const client = await signUpAndIn(t, email)
+  await t.db.update(users).set({ plan: 'pro' }).where(eq(users.email, email))
+  await connectGmail(google, client, { account: inbox })
+  const { expected: _, ...sample } = orderEmail(0)
+  const sampleId = await deliverMail(google, inbox, sample)
+  const created = await client.post('/api/parsers', {
+    name: 'Orders',
+    filters: { filterFrom: 'orders@acme.test', filterSubject: null, filterLabel: null },
+    fields: ORDER_FIELDS,
+    sample: { messageId: sampleId },
+    parserType: 'template',
+    destination: { type: 'new' },
+  })
+  const [user] = await t.db.select({ id: users.id }).from(users).where(eq(users.email, email))
+  return { userId: user!.id, spreadsheetId: created.json.parser.destination_config.spreadsheetId as string }
+}
+
+async function deliverOrdersTo(google: TestEmulator, inbox: string, count: number, _setup: unknown) {
+  const { deliverMail } = await import('../src/server/testing/test-emulator')
+  const { orderEmail } = await import('../src/server/testing/pipeline-fixtures')
+  for (let n = 1; n <= count; n++) {
+    const { expected: _, ...mail } = orderEmail(n)
+    await deliverMail(google, inbox, mail)
+  }
+}
+
+export async function runPipelineBench({ quick = false } = {}) {
+  await latency(quick ? 5 : 20)
+  await throughput(1, 4, quick ? 50 : 250)
+  await throughput(2, 4, quick ? 50 : 250)
+}
