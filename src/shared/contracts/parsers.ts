@@ -103,6 +103,8 @@ export type ParserView = {
   created_at: string
   /** Why the parser is not running although active (Gmail needs reconnecting, recent failures). */
   alert: string | null
+  /** Historical parsing under way: emails done of the total. */
+  backfill: { total: number; done: number } | null
 }
 
 /** A ledger row in detail (the dashboard's 'View'). */
