@@ -1,16 +1,21 @@
-import { QueryClientProvider } from '@tanstack/react-query'
+import { lazy, Suspense } from 'react'
 import { RouterProvider } from 'react-router'
-import { Toaster } from 'sonner'
 import { DemoBanner } from '../components/layout/demo-banner'
-import { queryClient } from '../lib/query-client'
 import { router } from './router'
+
+// Toasts load after the first paint; every toast is raised after user input, long after that.
+const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })))
 
 export function App() {
   return (
-    <QueryClientProvider client={queryClient}>
-      <DemoBanner />
+    <>
+      <Suspense fallback={null}>
+        <DemoBanner />
+      </Suspense>
       <RouterProvider router={router} />
-      <Toaster richColors closeButton position="top-right" />
-    </QueryClientProvider>
+      <Suspense fallback={null}>
+        <Toaster richColors closeButton position="top-right" />
+      </Suspense>
+    </>
   )
 }

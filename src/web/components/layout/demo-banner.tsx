@@ -1,10 +1,17 @@
 import { FlaskConical } from 'lucide-react'
-import { usePublicConfig } from '../../features/config/use-public-config'
+import { use } from 'react'
+import type { PublicConfig } from '../../../shared/contracts/account'
+
+// Read once per page load; plain fetch keeps the query library off the landing page.
+const configPromise: Promise<PublicConfig | null> = fetch('/api/config')
+  .then((response) => (response.ok ? (response.json() as Promise<{ config: PublicConfig }>) : null))
+  .then((body) => body?.config ?? null)
+  .catch(() => null)
 
 /** Shown on every page when Mailrow talks to the local Google emulator instead of Google. */
 export function DemoBanner() {
-  const { data } = usePublicConfig()
-  if (!data?.demoMode) return null
+  const config = use(configPromise)
+  if (!config?.demoMode) return null
   return (
     <div role="status" className="flex items-center justify-center gap-2 bg-amber-100 px-4 py-1.5 text-center text-xs font-medium text-amber-900">
       <FlaskConical className="size-3.5" aria-hidden />

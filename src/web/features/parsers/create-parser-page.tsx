@@ -1,23 +1,36 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { Check } from 'lucide-react'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Link, useNavigate, useSearchParams } from 'react-router'
 import { toast } from 'sonner'
+import type { GmailConnectionStatus } from '../../../shared/contracts/gmail'
+import { SAMPLE_EMAIL_ID } from '../../../shared/contracts/parsers'
 import { paths } from '../../../shared/paths'
 import { AppHeader } from '../../components/layout/app-header'
 import { Button } from '../../components/ui/button'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card'
+import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
 import { cn } from '../../lib/utils'
 import { gmailConnectionQuery, useGmailConnection } from '../connections/api/gmail-connection'
+import { dashboardQuery } from '../dashboard/api/get-dashboard'
+import { useAccount } from '../settings/api/get-account'
+import { useCreateParser } from './api/create-parser'
+import { validateSpreadsheetQuery } from './api/validate-spreadsheet'
 import { ConnectGmailStep } from './components/connect-gmail-step'
+import { DestinationStep } from './components/steps/destination-step'
+import { FiltersStep } from './components/steps/filters-step'
+import { ReviewStep } from './components/steps/review-step'
+import { filterErrors, STEP_BLOCKS, stepBlock, type StepBlock } from './components/steps/step-schemas'
+import { TrainStep } from './components/steps/train-step'
+import { UPGRADE_PATH } from './upgrade'
+import { INITIAL_DRAFT, hasAnyFilter, toCreateParserInput, type DraftPatch, type WizardDraft } from './wizard-draft'
 
 /** The wizard's five steps (spec §2). */
 export const WIZARD_STEPS = [
-  { title: 'Connect Gmail', description: 'Authorize access to your Gmail' },
-  { title: 'Email Filter', description: 'Define which emails to parse' },
-  { title: 'Train AI', description: 'Select data to extract' },
-  { title: 'Destination', description: 'Choose where to send data' },
-  { title: 'Review', description: 'Review and activate' },
+  { title: 'Connect Gmail', heading: 'Connect Gmail', description: 'Authorize access to your Gmail' },
+  { title: 'Email Filter', heading: 'Set Email Filters', description: 'Define which emails to parse' },
+  { title: 'Train AI', heading: 'Train AI to Extract Data', description: 'Select data to extract' },
+  { title: 'Destination', heading: 'Choose Destination', description: 'Choose where to send data' },
+  { title: 'Review', heading: 'Review Your Parser', description: 'Review and activate' },
 ] as const
 
 function ProgressBar({ current }: { current: number }) {
@@ -67,28 +80,150 @@ function useGmailCallback() {
   }, [isCallback, error, missing, navigate, queryClient])
 }
 
-/**
- * The create-parser wizard. Step 1 (Gmail connection) works; the later steps arrive with the
- * product-UI issue.
- */
+/** Sheets rides on the Gmail connection (spec §3): connected, with the spreadsheets scope granted. */
+function hasSheetsAccess(connection: GmailConnectionStatus | undefined): boolean {
+  return Boolean(connection?.connected && !connection.missingScopes.some((scope) => scope.endsWith('/auth/spreadsheets')))
+}
+
+/** Moves focus to the new step's heading, so keyboard and screen-reader users start at the top. */
+function useFocusOnStepChange(step: number) {
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  const previous = useRef(step)
+  useEffect(() => {
+    if (previous.current === step) return
+    previous.current = step
+    headingRef.current?.focus()
+  }, [step])
+  return headingRef
+}
+
+/** The create-parser wizard (spec §2, §4, §5). The page owns the draft; each step edits part of it. */
 export function CreateParserPage() {
   useGmailCallback()
+  const navigate = useNavigate()
+  const queryClient = useQueryClient()
   const [step, setStep] = useState(1)
+  const [draft, setDraft] = useState<WizardDraft>(INITIAL_DRAFT)
+  const [shownFilterErrors, setShownFilterErrors] = useState<ReturnType<typeof filterErrors>>({})
+  const [nameError, setNameError] = useState<string>()
+  const [isCheckingSheet, setCheckingSheet] = useState(false)
+  const headingRef = useFocusOnStepChange(step)
+
   const connection = useGmailConnection()
+  const account = useAccount()
+  const create = useCreateParser()
+  // Spec §8: the plan is free until it loads, and when it can't be read.
+  const plan = account.data?.plan ?? 'free'
+  const isGmailConnected = connection.data?.connected ?? false
+  const isSheetsConnected = hasSheetsAccess(connection.data)
   const current = WIZARD_STEPS[step - 1]!
 
-  const onNext = () => {
-    if (step === 1 && !connection.data?.connected) {
-      toast.error('Gmail not connected', { description: 'Please connect your Gmail account before proceeding.' })
+  const update = (patch: DraftPatch) => setDraft((d) => ({ ...d, ...patch }))
+
+  const showBlock = (block: StepBlock) =>
+    toast.error(block.title, {
+      description: block.description,
+      action: block.isUpgrade ? { label: 'Upgrade Now', onClick: () => navigate(UPGRADE_PATH) } : undefined,
+    })
+
+  const onNext = async () => {
+    if (step === 2) setShownFilterErrors(filterErrors(draft.filters))
+    const block = stepBlock(step, { draft, isGmailConnected, isSheetsConnected, plan })
+    if (block) {
+      showBlock(block)
       return
+    }
+    if (step === 4 && draft.destination.type === 'existing') {
+      setCheckingSheet(true)
+      try {
+        await queryClient.fetchQuery(validateSpreadsheetQuery(draft.destination.spreadsheet))
+      } catch (error) {
+        toast.error('Spreadsheet not available', { description: (error as Error).message })
+        return
+      } finally {
+        setCheckingSheet(false)
+      }
     }
     setStep((s) => Math.min(WIZARD_STEPS.length, s + 1))
   }
 
+  const onActivate = () => {
+    if (create.isPending) return
+    const block = stepBlock(5, { draft, isGmailConnected, isSheetsConnected, plan })
+    if (block) {
+      if (block === STEP_BLOCKS.name) setNameError(block.description)
+      showBlock(block)
+      return
+    }
+    create.mutate(toCreateParserInput(draft, draft.sampleId ?? SAMPLE_EMAIL_ID), {
+      onSuccess: ({ spreadsheetUrl, createdSpreadsheet }) => {
+        toast.success('Parser created successfully!', {
+          description: 'Your parser is now active and will start processing emails.',
+          duration: 10_000,
+          action: createdSpreadsheet
+            ? { label: 'Open Spreadsheet →', onClick: () => window.open(spreadsheetUrl, '_blank', 'noopener,noreferrer') }
+            : undefined,
+        })
+        void queryClient.invalidateQueries({ queryKey: dashboardQuery.queryKey })
+        navigate(paths.dashboard)
+      },
+      onError: (error) => toast.error('Error creating parser', { description: error.message || 'Failed to save parser. Please try again.' }),
+    })
+  }
+
+  const body = (() => {
+    switch (step) {
+      case 1:
+        return <ConnectGmailStep />
+      case 2:
+        return (
+          <FiltersStep
+            filters={draft.filters}
+            errors={shownFilterErrors}
+            onChange={(filters) => {
+              setShownFilterErrors({})
+              update({ filters })
+            }}
+            onSubmit={() => void onNext()}
+          />
+        )
+      case 3:
+        return <TrainStep draft={draft} plan={plan} isGmailConnected={isGmailConnected} onChange={update} onBackToFilters={() => setStep(2)} />
+      case 4:
+        return (
+          <DestinationStep
+            destination={draft.destination}
+            fieldNames={draft.fields.map((field) => field.name)}
+            connection={connection.data}
+            isSheetsConnected={isSheetsConnected}
+            onChange={(destination) => update({ destination })}
+            onGoToConnect={() => setStep(1)}
+          />
+        )
+      default:
+        return (
+          <ReviewStep
+            draft={draft}
+            plan={plan}
+            connection={connection.data}
+            nameError={nameError}
+            onChange={(patch) => {
+              if (patch.name !== undefined) setNameError(undefined)
+              update(patch)
+            }}
+            onSubmit={onActivate}
+          />
+        )
+    }
+  })()
+
+  const isLastStep = step === WIZARD_STEPS.length
+  const isNextDisabled = (step === 2 && !hasAnyFilter(draft.filters)) || isCheckingSheet
+
   return (
     <div className="min-h-screen bg-muted/40">
       <AppHeader />
-      <main className="mx-auto grid max-w-4xl gap-6 px-4 py-8">
+      <main className="mx-auto grid max-w-5xl gap-6 px-4 py-8">
         <div className="flex items-center justify-between">
           <h1 className="text-2xl font-bold tracking-tight">Create a parser</h1>
           <Button variant="ghost" asChild>
@@ -98,18 +233,28 @@ export function CreateParserPage() {
         <ProgressBar current={step} />
         <Card>
           <CardHeader>
-            <CardTitle>{current.title}</CardTitle>
-            <CardDescription>{current.description}</CardDescription>
+            <h2 ref={headingRef} tabIndex={-1} className="text-lg font-semibold leading-none tracking-tight focus:outline-none">
+              {current.heading}
+            </h2>
+            <CardDescription>
+              Step {step} of {WIZARD_STEPS.length}: {current.description}
+            </CardDescription>
           </CardHeader>
-          <CardContent>{step === 1 ? <ConnectGmailStep /> : null}</CardContent>
+          <CardContent>{body}</CardContent>
         </Card>
-        <div className="flex justify-between">
+        <div className="flex justify-between gap-2">
           <Button variant="outline" disabled={step === 1} onClick={() => setStep((s) => Math.max(1, s - 1))}>
             Previous
           </Button>
-          <Button onClick={onNext} disabled={step === WIZARD_STEPS.length}>
-            Next
-          </Button>
+          {isLastStep ? (
+            <Button onClick={onActivate} disabled={create.isPending || !draft.name.trim()}>
+              {create.isPending ? 'Creating Parser...' : 'Activate Parser'}
+            </Button>
+          ) : (
+            <Button onClick={() => void onNext()} disabled={isNextDisabled}>
+              {isCheckingSheet ? 'Checking spreadsheet...' : 'Next'}
+            </Button>
+          )}
         </div>
       </main>
     </div>

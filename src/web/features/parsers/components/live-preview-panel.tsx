@@ -1,0 +1,130 @@
+import { Sparkles } from 'lucide-react'
+import type { PreviewRow } from '../../../../shared/contracts/parsers'
+import { Badge } from '../../../components/ui/badge'
+import { Spinner } from '../../../components/ui/spinner'
+import { cn } from '../../../lib/utils'
+import { formatEmailDate } from './email-view'
+
+const STATUS_BADGE = {
+  success: { label: 'Complete', variant: 'success' },
+  partial: { label: 'Partial', variant: 'outline' },
+  failed: { label: 'Failed', variant: 'destructive' },
+} as const
+
+export function previewSummary(rows: PreviewRow[]): string {
+  const complete = rows.filter((row) => row.status === 'success').length
+  return `${complete} of ${rows.length} ${rows.length === 1 ? 'email' : 'emails'} fully extracted`
+}
+
+/**
+ * Beyond the spec: what the template trained so far pulls out of the other matching emails, so
+ * misses show up before activation rather than as empty cells in the sheet.
+ */
+export function LivePreviewPanel({
+  fieldNames,
+  rows,
+  isUpdating,
+  error,
+}: {
+  fieldNames: string[]
+  /** Undefined until the first run answers. */
+  rows: PreviewRow[] | undefined
+  isUpdating: boolean
+  error: string | null
+}) {
+  return (
+    <section aria-labelledby="live-preview-heading" aria-busy={isUpdating} className="grid gap-3 rounded-lg border bg-background p-4">
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div>
+          <h3 id="live-preview-heading" className="flex items-center gap-2 font-semibold">
+            <Sparkles className="size-4 text-primary" aria-hidden />
+            Live preview
+          </h3>
+          <p className="text-sm text-muted-foreground">What your template extracts from the other matching emails.</p>
+        </div>
+        <div className="flex min-h-6 items-center gap-2 text-sm" aria-live="polite">
+          {isUpdating && <Spinner className="size-4" label="Updating preview" />}
+          {rows && rows.length > 0 && (
+            <span className="font-medium" data-testid="preview-summary">
+              {previewSummary(rows)}
+            </span>
+          )}
+        </div>
+      </div>
+      {error ? (
+        <p role="alert" className="text-sm text-destructive">
+          Preview unavailable: {error}
+        </p>
+      ) : !rows ? (
+        <div className="flex min-h-32 items-center justify-center gap-2 text-sm text-muted-foreground">
+          <Spinner className="size-4" label="Running your template" />
+          Running your template on the other emails...
+        </div>
+      ) : rows.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No other matching emails to try the template on.</p>
+      ) : (
+        <div className="max-h-96 overflow-auto rounded-md border">
+          <table className="w-full min-w-max text-left text-sm">
+            <thead className="sticky top-0 bg-muted text-xs uppercase tracking-wide text-muted-foreground">
+              <tr>
+                <th scope="col" className="px-3 py-2 align-top font-medium">
+                  Email
+                </th>
+                {fieldNames.map((name) => {
+                  const found = rows.filter((row) => row.fields[name] != null).length
+                  return (
+                    <th key={name} scope="col" className="px-3 py-2 font-medium normal-case">
+                      <span className="block text-foreground">{name}</span>
+                      <span className={cn('block text-[11px] font-normal', found < rows.length ? 'text-destructive' : 'text-muted-foreground')}>
+                        found in {found}/{rows.length}
+                      </span>
+                    </th>
+                  )
+                })}
+                <th scope="col" className="px-3 py-2 align-top font-medium">
+                  Status
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y">
+              {rows.map((row) => {
+                const badge = STATUS_BADGE[row.status]
+                return (
+                  <tr key={row.messageId} className={row.status === 'success' ? undefined : 'bg-destructive/5'}>
+                    <td className="max-w-64 px-3 py-2">
+                      <p className="truncate font-medium" title={row.subject}>
+                        {row.subject || '(no subject)'}
+                      </p>
+                      <p className="text-xs text-muted-foreground">{formatEmailDate(row.date)}</p>
+                    </td>
+                    {fieldNames.map((name) => {
+                      const value = row.fields[name]
+                      return (
+                        <td key={name} className="max-w-56 px-3 py-2 align-top">
+                          {value === undefined ? (
+                            <span className="text-muted-foreground">…</span>
+                          ) : value === null ? (
+                            <span className="font-semibold text-destructive" aria-label="Not found">
+                              —
+                            </span>
+                          ) : (
+                            <span className="line-clamp-2 break-words">{value}</span>
+                          )}
+                        </td>
+                      )
+                    })}
+                    <td className="px-3 py-2 align-top">
+                      <Badge variant={badge.variant} title={row.error ?? undefined}>
+                        {badge.label}
+                      </Badge>
+                    </td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  )
+}
