@@ -27,13 +27,19 @@ export function useBrowser() {
   return {
     baseUrl,
     emulatorUrl: inject('emulatorUrl'),
-    async newPage(): Promise<Page> {
-      const context = await browser.newContext({ baseURL: baseUrl })
+    async newPage(options: { clientIp?: string } = {}): Promise<Page> {
+      const context = await browser.newContext({ baseURL: baseUrl, extraHTTPHeaders: { 'x-forwarded-for': options.clientIp ?? clientIp() } })
       const page = await context.newPage()
       page.setDefaultTimeout(15_000)
       return page
     },
   }
+}
+
+/** A fresh client address (benchmark range 198.18.0.0/15) per story: rate limits count per client. */
+export function clientIp() {
+  const octet = (n: number) => Math.floor(Math.random() * n)
+  return `198.${18 + octet(2)}.${octet(256)}.${1 + octet(254)}`
 }
 
 let counter = 0
@@ -54,7 +60,7 @@ export function toast(page: Page, title: string) {
 export async function signUpViaApi(baseUrl: string, email: string, password = PASSWORD) {
   const response = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: baseUrl },
+    headers: { 'content-type': 'application/json', origin: baseUrl, 'x-forwarded-for': clientIp() },
     body: JSON.stringify({ email, password, name: email.split('@')[0] }),
   })
   if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`)

@@ -56,6 +56,8 @@ export default async function setup(project: TestProject) {
       GOOGLE_CLIENT_ID: '',
       GOOGLE_CLIENT_SECRET: '',
       SMTP_URL: '',
+      // Each story poses as its own client (X-Forwarded-For), so the real rate limits stay on.
+      TRUST_PROXY: 'true',
       // Demo mode: the app starts the Google emulator itself, here on a free port.
       EMULATOR_PORT: String(emulatorPort),
       GOOGLE_EMULATOR_URL: '',

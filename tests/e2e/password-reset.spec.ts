@@ -15,9 +15,11 @@ describe('forgotten password', () => {
     await page.getByRole('button', { name: 'Send reset link' }).click()
     await page.getByText("If an account exists for that email, we've sent a link to reset your password.").waitFor()
 
-    // No SMTP server is configured, so the mail waits in the development outbox.
-    await page.goto('/dev/outbox')
-    const message = page.locator('li, article').filter({ hasText: email }).filter({ hasText: 'Reset your Mailrow password' }).first()
+    // No SMTP server is configured, so the mail waits in the development outbox, which only
+    // answers someone on the server's own machine.
+    const local = await newPage({ clientIp: '127.0.0.1' })
+    await local.goto('/dev/outbox')
+    const message = local.locator('li, article').filter({ hasText: email }).filter({ hasText: 'Reset your Mailrow password' }).first()
     await message.waitFor()
     const link = message.getByRole('link').filter({ hasText: '/api/auth/reset-password/' }).first()
     await page.goto((await link.getAttribute('href'))!)

@@ -17,3 +17,9 @@ export const { useSession } = authClient
 export function authErrorMessage(error: { message?: string | undefined } | null | undefined, fallback: string): string {
   return error?.message?.trim() || fallback
 }
+
+/**
+ * True while the user's own sign-out runs: protected pages then wait for its navigation home
+ * instead of racing it with their redirect to /login.
+ */
+export const signOutState = { inProgress: false }

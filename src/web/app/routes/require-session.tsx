@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useLocation } from 'react-router'
 import { PageSpinner } from '../../components/ui/spinner'
-import { useSession } from '../../lib/auth-client'
+import { signOutState, useSession } from '../../lib/auth-client'
 import { paths } from '../../../shared/paths'
 
 /** Protected routes: a spinner while the session check runs, then /login (replacing history). */
@@ -8,6 +8,7 @@ export function RequireSession() {
   const { data, isPending } = useSession()
   const location = useLocation()
   if (isPending) return <PageSpinner />
+  if (!data && signOutState.inProgress) return <PageSpinner />
   if (!data) return <Navigate to={paths.login} replace state={{ from: location.pathname }} />
   return <Outlet />
 }
