@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest'
+import { htmlToText } from './html-to-text'
+
+function text(html: string): string {
+  const result = htmlToText(html)
+  if (!result.ok) throw new Error(result.reason)
+  return result.text
+}
+
+describe('htmlToText', () => {
+  it('keeps blocks as lines and paragraphs apart, and decodes entities', () => {
+    expect(text('<p>Hi Zo&euml; O&#39;Brien,</p><p>Thanks&nbsp;for your order <b>#A-1234</b>.</p><div>Line<br>break</div>')).toBe(
+      "Hi Zoë O'Brien,\n\nThanks for your order #A-1234.\n\nLine\nbreak",
+    )
+  })
+
+  it('renders table rows as lines of tab-separated cells, colspan included', () => {
+    const html = `<table><tr><th>Item</th><th>Qty</th><th>Price</th></tr>
+      <tr><td>Blue Widget</td><td>2</td><td>$10.00</td></tr>
+      <tr><td colspan="2">Total</td><td><b>$25.00</b></td></tr></table>`
+    expect(text(html)).toBe('Item\tQty\tPrice\nBlue Widget\t2\t$10.00\nTotal\t\t$25.00')
+  })
+
+  it('reads layout tables cell by cell, and bullet or spacer cells as nothing', () => {
+    const html = `<table><tr><td>Ship to<br>Marie<br>12 Rue de la Paix</td><td>Bill to<br>Jean</td></tr></table>
+      <table><tr><td>&#9679;</td><td><b>10:42 AM</b><br>1 Main St</td></tr></table>`
+    expect(text(html)).toBe('Ship to\nMarie\n12 Rue de la Paix\n\nBill to\nJean\n\n10:42 AM\n1 Main St')
+  })
+
+  it('marks list items so a one-item list still reads as a list', () => {
+    expect(text('<ul><li>one<li>two</ul><ol><li>first</li><li>second</li></ol>')).toBe('• one\n• two\n\n1. first\n2. second')
+  })
+
+  it('drops head, style, script, comments and hidden elements', () => {
+    const html = `<html><head><title>T</title><style>p{color:red}</style></head><body>
+      <div style="display: none; max-height:0">preheader $99.00</div><!-- <p>comment</p> -->
+      <script>document.write("<p>x</p>")</script><p hidden>secret</p><p>Visible</p></body></html>`
+    expect(text(html)).toBe('Visible')
+  })
+
+  it('keeps the whitespace of <pre> and removes zero-width characters', () => {
+    expect(text('<pre>a   b\nc</pre><p>Mar\u200bie&zwnj;</p>')).toBe('a   b\nc\n\nMarie')
+  })
+
+  it('copes with unclosed, stray and upper-case tags', () => {
+    expect(text('<P>one<P>two</B></i><TABLE><TR><TD>a<TD>b</TABLE>tail <3 & done')).toBe('one\n\ntwo\n\na\tb\n\ntail <3 & done')
+  })
+
+  it('fails deeply nested HTML with a reason instead of recursing', () => {
+    const result = htmlToText('<div>'.repeat(100_000) + 'deep')
+    expect(result).toEqual({ ok: false, reason: 'HTML is nested more than 1000 levels deep' })
+  })
+
+  it('cuts output at the limit and says so', () => {
+    const result = htmlToText(`<p>${'word '.repeat(5000)}</p>`, { maxChars: 1000 })
+    expect(result.ok && result.truncated).toBe(true)
+  })
+
+  it('does not let a quote in an unquoted attribute swallow the document', () => {
+    expect(text('<td class=a"b>kept</td><p title="x > y">also kept</p>')).toBe('kept\n\nalso kept')
+  })
+})

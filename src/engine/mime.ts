@@ -1,0 +1,217 @@
+import PostalMime from 'postal-mime'
+import type { Address, Email } from 'postal-mime'
+
+/** An email after MIME decoding: what the extraction engine and the wizard read. */
+export type NormalisedEmail = {
+  subject: string
+  from: string
+  to: string[]
+  /** ISO 8601 when the Date header parses, else the header as sent, else null. */
+  date: string | null
+  messageId: string | null
+  text: string | null
+  html: string | null
+  attachments: EmailAttachment[]
+  /** Problems that did not stop parsing (unknown charset, truncated multipart). */
+  warnings: string[]
+}
+
+export type EmailAttachment = {
+  filename: string | null
+  mimeType: string
+  size: number
+  content: Uint8Array
+}
+
+export type MimeLimits = {
+  /** Larger messages fail without being parsed. */
+  maxMessageBytes: number
+  /** Messages with more MIME parts than this fail (breadth is what makes hostile MIME slow). */
+  maxParts: number
+  /** Lines of 7bit/8bit body text: postal-mime keeps one chunk per such line, slow beyond tens of thousands. */
+  maxPlainLines: number
+}
+
+export const DEFAULT_MIME_LIMITS: MimeLimits = {
+  maxMessageBytes: 10 * 1024 * 1024,
+  maxParts: 2_000,
+  maxPlainLines: 30_000,
+}
+
+export type ParseEmailResult = { ok: true; email: NormalisedEmail } | { ok: false; reason: string }
+
+const KNOWN_HEADERS = /^(from|to|cc|subject|date|message-id|mime-version|content-type|received|return-path|delivered-to|reply-to|sender|x-[a-z0-9-]+|dkim-signature|authentication-results|content-transfer-encoding|list-unsubscribe|arc-[a-z-]+|references|in-reply-to)$/i
+const HEADER_LINE = /^([!-9;-~]+)[ \t]*:/
+const CHARSET_PARAM = /charset\s*=\s*"?([^";\s]+)/gi
+const BOUNDARY_PARAM = /boundary\s*=\s*(?:"([^"]+)"|([^;\s]+))/i
+
+const HEADER_LIMIT = 256 * 1024
+
+const charsetCache = new Map<string, boolean>()
+function isKnownCharset(label: string): boolean {
+  const key = label.toLowerCase()
+  let known = charsetCache.get(key)
+  if (known === undefined) {
+    try {
+      new TextDecoder(key)
+      known = true
+    } catch {
+      known = /^(x-)?(utf-?8|us-ascii|ascii|7bit|8bit|binary)$/i.test(key)
+    }
+    if (charsetCache.size < 1000) charsetCache.set(key, known)
+  }
+  return known
+}
+
+function toBytes(raw: Uint8Array | string): Uint8Array {
+  return typeof raw === 'string' ? new TextEncoder().encode(raw) : raw
+}
+
+function formatAddress(address: Address | undefined): string {
+  if (!address) return ''
+  if (address.group) return address.group.map((m) => formatAddress(m)).join(', ')
+  return address.name ? `${address.name} <${address.address}>` : address.address
+}
+
+/** Where the top-level header block ends (the blank line), searched within `limit` bytes; -1 if not found. */
+function headerEnd(buf: Buffer, limit: number): number {
+  const lf = buf.indexOf('\n\n')
+  const crlf = buf.indexOf('\n\r\n')
+  const ends = [lf === -1 ? -1 : lf + 1, crlf === -1 ? -1 : crlf + 2].filter((e) => e !== -1 && e < limit)
+  return ends.length === 0 ? -1 : Math.min(...ends)
+}
+
+/** Rejects input that is not an RFC 822 message at all, before the MIME parser sees it. */
+function checkLooksLikeEmail(buf: Buffer, end: number): string | null {
+  if (buf.length === 0) return 'the message is empty'
+  const head = buf.toString('latin1', 0, end === -1 ? Math.min(buf.length, HEADER_LIMIT) : end)
+  if (head.includes('\u0000')) return 'not an RFC 822 message: binary data in the header'
+  const lines = head.split(/\r?\n/)
+  if (!HEADER_LINE.test(lines[0] ?? '') && !/^From /.test(lines[0] ?? '')) return 'not an RFC 822 message: it does not start with a header'
+  let known = false
+  for (const line of lines) {
+    const m = HEADER_LINE.exec(line)
+    if (m && KNOWN_HEADERS.test(m[1]!)) {
+      known = true
+      break
+    }
+  }
+  if (!known) return 'not an RFC 822 message: no known header (From, Subject, Date, Content-Type…)'
+  if (end === -1 && buf.length >= HEADER_LIMIT) return 'the header block is larger than 256 KB'
+  return null
+}
+
+/**
+ * Counts body lines that are not base64 or quoted-printable, stopping past `stopAt`. Part headers
+ * are recognised loosely (after a `--` line, up to the blank line); an over-count only fails early.
+ */
+function countPlainLines(buf: Buffer, stopAt: number): number {
+  let count = 0
+  let inHeaders = true
+  let encoded = false
+  let pos = 0
+  while (pos < buf.length && count <= stopAt) {
+    let nl = buf.indexOf(10, pos)
+    if (nl === -1) nl = buf.length
+    const len = nl - pos - (buf[nl - 1] === 13 ? 1 : 0)
+    if (buf[pos] === 45 && buf[pos + 1] === 45) {
+      inHeaders = true
+      encoded = false
+    } else if (inHeaders) {
+      if (len <= 0) inHeaders = false
+      else if ((buf[pos] === 67 || buf[pos] === 99) && len > 26 && /^content-transfer-encoding:\s*(?:base64|quoted-printable)/i.test(buf.toString('latin1', pos, Math.min(nl, pos + 80)))) encoded = true
+    } else if (!encoded) {
+      count++
+    }
+    pos = nl + 1
+  }
+  return count
+}
+
+/** Counts lines that start with `--`: an upper bound on the number of MIME parts. */
+function countBoundaryLines(buf: Buffer, stopAt: number): number {
+  let count = 0
+  for (let i = buf.indexOf('\n--'); i !== -1 && count <= stopAt; i = buf.indexOf('\n--', i + 3)) count++
+  return count
+}
+
+function findWarnings(buf: Buffer, headerEnd: number): string[] {
+  const warnings: string[] = []
+  const unknown = new Set<string>()
+  let seen = 0
+  for (let i = buf.indexOf('harset'); i !== -1 && seen < 200; i = buf.indexOf('harset', i + 6)) {
+    seen++
+    CHARSET_PARAM.lastIndex = 0
+    const m = CHARSET_PARAM.exec(buf.toString('latin1', Math.max(0, i - 1), i + 80))
+    if (m && !isKnownCharset(m[1]!)) unknown.add(m[1]!)
+  }
+  for (const label of unknown) warnings.push(`unknown charset "${label.slice(0, 40)}"`)
+  const top = /^content-type:[^\n]*(?:\n[ \t][^\n]*)*/im.exec(buf.toString('latin1', 0, headerEnd))
+  if (top && /multipart\//i.test(top[0])) {
+    const b = BOUNDARY_PARAM.exec(top[0])
+    const boundary = b ? (b[1] ?? b[2]) : undefined
+    if (boundary && !buf.includes(`--${boundary}--`, 0, 'latin1')) warnings.push('the message looks truncated (its multipart has no closing boundary)')
+  }
+  return warnings
+}
+
+/** Text decoded as Latin-1 because its charset was unknown: recover it when the bytes are UTF-8. */
+function recoverUtf8(text: string | undefined): string | undefined {
+  if (!text || !/[\u0080-\u00ff]/.test(text) || /[\u0100-\uffff]/.test(text)) return text
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(text, (c) => c.charCodeAt(0)))
+  } catch {
+    return text
+  }
+}
+
+/**
+ * RFC 822 bytes → normalised email. Never throws: input that cannot be read gives a reason.
+ */
+export async function parseEmail(raw: Uint8Array | string, limits: Partial<MimeLimits> = {}): Promise<ParseEmailResult> {
+  const { maxMessageBytes, maxParts, maxPlainLines } = { ...DEFAULT_MIME_LIMITS, ...limits }
+  const bytes = toBytes(raw)
+  if (bytes.length > maxMessageBytes) {
+    return { ok: false, reason: `the message is ${(bytes.length / 1024 / 1024).toFixed(1)} MB; the limit is ${(maxMessageBytes / 1024 / 1024).toFixed(0)} MB` }
+  }
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const end = headerEnd(buf, HEADER_LIMIT)
+  const notEmail = checkLooksLikeEmail(buf, end)
+  if (notEmail) return { ok: false, reason: notEmail }
+  if (countBoundaryLines(buf, maxParts) > maxParts) return { ok: false, reason: `the message has more than ${maxParts} MIME parts` }
+  // Each counted line takes at least a byte, so smaller messages need no count.
+  if (buf.length > maxPlainLines && countPlainLines(buf, maxPlainLines) > maxPlainLines) return { ok: false, reason: `the message has more than ${maxPlainLines.toLocaleString('en-US')} lines of text` }
+  const warnings = findWarnings(buf, end === -1 ? Math.min(buf.length, HEADER_LIMIT) : end)
+
+  let parsed: Email
+  try {
+    parsed = await PostalMime.parse(bytes, { maxNestingDepth: 50, maxHeadersSize: 1024 * 1024, maxRfc822NestingDepth: 3 })
+  } catch (error) {
+    return { ok: false, reason: `malformed MIME: ${error instanceof Error ? error.message : String(error)}` }
+  }
+
+  let { text, html } = parsed
+  if (warnings.some((w) => w.startsWith('unknown charset'))) {
+    text = recoverUtf8(text)
+    html = recoverUtf8(html)
+  }
+  const attachments: EmailAttachment[] = parsed.attachments.map((a) => {
+    const content =
+      typeof a.content === 'string' ? new TextEncoder().encode(a.content) : a.content instanceof Uint8Array ? a.content : new Uint8Array(a.content)
+    return { filename: a.filename, mimeType: a.mimeType, size: content.byteLength, content }
+  })
+  return {
+    ok: true,
+    email: {
+      subject: parsed.subject ?? '',
+      from: formatAddress(parsed.from),
+      to: (parsed.to ?? []).map((a) => formatAddress(a)),
+      date: parsed.date ?? null,
+      messageId: parsed.messageId ?? null,
+      text: text ?? null,
+      html: html ?? null,
+      attachments,
+      warnings,
+    },
+  }
+}
