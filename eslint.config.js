@@ -51,7 +51,7 @@ export default tseslint.config(
   // Only the env module reads process.env in application code.
   {
     files: ['src/**/*.{ts,tsx}'],
-    ignores: ['src/server/main.ts', 'src/worker/main.ts', 'src/server/testing/**', 'src/**/*.test.ts'],
+    ignores: ['src/server/main.ts', 'src/server/admin-cli.ts', 'src/worker/main.ts', 'src/server/testing/**', 'src/**/*.test.ts'],
     rules: {
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through src/server/env.ts.' }],
     },

@@ -9,6 +9,7 @@ import { isClientRoute } from '../shared/paths'
 import { CLIENT_IP_HEADER } from './auth/auth'
 import type { AppDeps, AppEnv } from './context'
 import { accountRoutes } from './features/account/account.routes'
+import { adminRoutes } from './features/admin/admin.routes'
 import { clientLogRoutes } from './features/client-log/client-log.routes'
 import { configRoutes } from './features/config/config.routes'
 import { connectionRoutes } from './features/connections/connections.routes'
@@ -38,6 +39,7 @@ function createApiRoutes() {
     .route('/parsers', parserRoutes)
     .route('/parsed-emails', parsedEmailRoutes)
     .route('/notifications', notificationRoutes)
+    .route('/admin', adminRoutes)
     .route('/client-log', clientLogRoutes)
     .route('/dev/outbox', devOutboxRoutes)
 }

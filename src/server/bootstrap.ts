@@ -35,7 +35,7 @@ export async function buildDeps(
     (env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : createOutboxMailer(database.db, logger))
   const google = googleConfigFor(env, options.emulatorUrl ?? env.GOOGLE_EMULATOR_URL)
   const auth = createAuth({ db: database.db, env, google, secret, mailer, logger, rateLimits: options.rateLimits })
-  return { database, auth, env, mailer, logger, google, ai: aiConfigFromEnv(env), box: createSecretBox(secret), webRoot: options.webRoot }
+  return { database, auth, env, mailer, logger, google, ai: aiConfigFromEnv(env), appSecret: secret, box: createSecretBox(secret), webRoot: options.webRoot }
 }
 
 function googleConfigFor(env: Env, emulatorUrl: string | undefined): GoogleConfig | undefined {

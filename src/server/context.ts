@@ -16,6 +16,8 @@ export type AppDeps = {
   env: Env
   mailer: Mailer
   logger: Logger
+  /** APP_SECRET (or the generated one): signs operator tokens. */
+  appSecret: string
   /** Encrypts Google tokens at rest. */
   box: SecretBox
   /** Google (real or the emulator); absent when neither is configured. */
