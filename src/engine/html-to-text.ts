@@ -606,7 +606,7 @@ class TagEnds {
 /**
  * A forgiving HTML scanner: text, start tags with their attribute source, end tags. Comments,
  * doctypes and processing instructions are skipped; script, style and the like are read as raw
- * text to their end tag. Every step moves forward with indexOf or a sticky regex, so hostile
+ * text to their end tag. Every step moves forward with indexOf, so hostile
  * input costs time linear in its length.
  */
 function scan(html: string, converter: Converter) {

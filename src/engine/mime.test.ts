@@ -44,6 +44,13 @@ describe('parseEmail', () => {
     expect(result.email.warnings).toEqual(['unknown charset "x-klingon"'])
   })
 
+  it('reads charsets from MIME headers only, not from a quoted-printable <meta> in the body', async () => {
+    const raw = 'From: a@example.com\r\nSubject: x\r\nContent-Type: text/html;\r\n charset="utf-8"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n<meta content=3D"text/html; charset=3DUTF-8"><p>Caf=C3=A9</p>\r\n'
+    const result = await parseEmail(raw)
+    expect(result.ok && result.email.warnings).toEqual([])
+    expect(result.ok && result.email.html).toContain('<p>Café</p>')
+  })
+
   it('flags a multipart message that was cut off', async () => {
     const raw = 'From: a@example.com\r\nSubject: x\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nTotal: $5.00\r\n--b\r\nContent-Type: text/html\r\nContent-Transfer-Encoding: base64\r\n\r\nPGI+SGVsbG88L2I+IFRvdGFs'
     const result = await parseEmail(raw)

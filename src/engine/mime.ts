@@ -42,7 +42,7 @@ export type ParseEmailResult = { ok: true; email: NormalisedEmail } | { ok: fals
 
 const KNOWN_HEADERS = /^(from|to|cc|subject|date|message-id|mime-version|content-type|received|return-path|delivered-to|reply-to|sender|x-[a-z0-9-]+|dkim-signature|authentication-results|content-transfer-encoding|list-unsubscribe|arc-[a-z-]+|references|in-reply-to)$/i
 const HEADER_LINE = /^([!-9;-~]+)[ \t]*:/
-const CHARSET_PARAM = /charset\s*=\s*"?([^";\s]+)/gi
+const CHARSET_PARAM = /charset\s*=\s*"?([^";\s]+)/i
 const BOUNDARY_PARAM = /boundary\s*=\s*(?:"([^"]+)"|([^;\s]+))/i
 
 const HEADER_LIMIT = 256 * 1024
@@ -102,30 +102,48 @@ function checkLooksLikeEmail(buf: Buffer, end: number): string | null {
 }
 
 /**
- * Counts body lines that are not base64 or quoted-printable, stopping past `stopAt`. Part headers
- * are recognised loosely (after a `--` line, up to the blank line); an over-count only fails early.
+ * One pass over the lines: the charsets named in header blocks (the message's and each part's, never
+ * the bodies, where `charset=3DUTF-8` is quoted-printable HTML), and the number of body lines that
+ * are not base64 or quoted-printable, counted up to `stopAt`. Part headers are recognised loosely
+ * (after a `--` line, up to the blank line).
  */
-function countPlainLines(buf: Buffer, stopAt: number): number {
-  let count = 0
+function scanLines(buf: Buffer, stopAt: number): { plainLines: number; charsets: Set<string> } {
+  const charsets = new Set<string>()
+  let plainLines = 0
   let inHeaders = true
   let encoded = false
+  let inContentType = false
   let pos = 0
-  while (pos < buf.length && count <= stopAt) {
+  while (pos < buf.length && plainLines <= stopAt) {
     let nl = buf.indexOf(10, pos)
     if (nl === -1) nl = buf.length
     const len = nl - pos - (buf[nl - 1] === 13 ? 1 : 0)
-    if (buf[pos] === 45 && buf[pos + 1] === 45) {
+    const c = buf[pos]
+    if (c === 45 && buf[pos + 1] === 45) {
       inHeaders = true
       encoded = false
+      inContentType = false
     } else if (inHeaders) {
       if (len <= 0) inHeaders = false
-      else if ((buf[pos] === 67 || buf[pos] === 99) && len > 26 && /^content-transfer-encoding:\s*(?:base64|quoted-printable)/i.test(buf.toString('latin1', pos, Math.min(nl, pos + 80)))) encoded = true
+      else if (c === 32 || c === 9 ? inContentType : c === 67 || c === 99) {
+        const line = buf.toString('latin1', pos, Math.min(nl, pos + 400))
+        if (c !== 32 && c !== 9) {
+          inContentType = /^content-type:/i.test(line)
+          if (/^content-transfer-encoding:\s*(?:base64|quoted-printable)/i.test(line)) encoded = true
+        }
+        if (inContentType) {
+          const m = CHARSET_PARAM.exec(line)
+          if (m && charsets.size < 50) charsets.add(m[1]!)
+        }
+      } else {
+        inContentType = false
+      }
     } else if (!encoded) {
-      count++
+      plainLines++
     }
     pos = nl + 1
   }
-  return count
+  return { plainLines, charsets }
 }
 
 /** Counts lines that start with `--`: an upper bound on the number of MIME parts. */
@@ -135,17 +153,9 @@ function countBoundaryLines(buf: Buffer, stopAt: number): number {
   return count
 }
 
-function findWarnings(buf: Buffer, headerEnd: number): string[] {
+function findWarnings(buf: Buffer, headerEnd: number, charsets: Set<string>): string[] {
   const warnings: string[] = []
-  const unknown = new Set<string>()
-  let seen = 0
-  for (let i = buf.indexOf('harset'); i !== -1 && seen < 200; i = buf.indexOf('harset', i + 6)) {
-    seen++
-    CHARSET_PARAM.lastIndex = 0
-    const m = CHARSET_PARAM.exec(buf.toString('latin1', Math.max(0, i - 1), i + 80))
-    if (m && !isKnownCharset(m[1]!)) unknown.add(m[1]!)
-  }
-  for (const label of unknown) warnings.push(`unknown charset "${label.slice(0, 40)}"`)
+  for (const label of charsets) if (!isKnownCharset(label)) warnings.push(`unknown charset "${label.slice(0, 40)}"`)
   const top = /^content-type:[^\n]*(?:\n[ \t][^\n]*)*/im.exec(buf.toString('latin1', 0, headerEnd))
   if (top && /multipart\//i.test(top[0])) {
     const b = BOUNDARY_PARAM.exec(top[0])
@@ -179,13 +189,15 @@ export async function parseEmail(raw: Uint8Array | string, limits: Partial<MimeL
   const notEmail = checkLooksLikeEmail(buf, end)
   if (notEmail) return { ok: false, reason: notEmail }
   if (countBoundaryLines(buf, maxParts) > maxParts) return { ok: false, reason: `the message has more than ${maxParts} MIME parts` }
-  // Each counted line takes at least a byte, so smaller messages need no count.
-  if (buf.length > maxPlainLines && countPlainLines(buf, maxPlainLines) > maxPlainLines) return { ok: false, reason: `the message has more than ${maxPlainLines.toLocaleString('en-US')} lines of text` }
-  const warnings = findWarnings(buf, end === -1 ? Math.min(buf.length, HEADER_LIMIT) : end)
+  const { plainLines, charsets } = scanLines(buf, maxPlainLines)
+  if (plainLines > maxPlainLines) return { ok: false, reason: `the message has more than ${maxPlainLines.toLocaleString('en-US')} lines of text` }
+  const warnings = findWarnings(buf, end === -1 ? Math.min(buf.length, HEADER_LIMIT) : end, charsets)
 
   let parsed: Email
   try {
-    parsed = await PostalMime.parse(bytes, { maxNestingDepth: 50, maxHeadersSize: 1024 * 1024, maxRfc822NestingDepth: 3 })
+    // A view of a whole ArrayBuffer is passed as that buffer: postal-mime copies views, and only reads.
+    const input = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes.buffer : bytes
+    parsed = await PostalMime.parse(input, { maxNestingDepth: 50, maxHeadersSize: 1024 * 1024, maxRfc822NestingDepth: 3 })
   } catch (error) {
     return { ok: false, reason: `malformed MIME: ${error instanceof Error ? error.message : String(error)}` }
   }

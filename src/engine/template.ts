@@ -33,10 +33,11 @@ export type Rule =
   | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent } & AnchorFit)
   | { kind: 'suffix'; anchor: string[]; ordinal: number; strongGap: boolean; lineWords: string[] }
   | { kind: 'column'; header: string[]; column: number; signature: CellClass[]; extent: Extent }
-  | { kind: 'list'; landmark: string[]; pattern: string }
+  | { kind: 'list'; landmark: string[]; prefix?: boolean; pattern: string }
   /** A whole-line pattern (`Requester: … <(value)>`), for values inside a line with no label right before them. */
   | { kind: 'pattern'; pattern: string; ordinal: number }
-  | { kind: 'landmark'; landmark: string[]; ordinal: number; offset: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean }
+  /** `prefix`: the landmark line starts with these words and goes on with variable text (`Delivered to: …`). */
+  | { kind: 'landmark'; landmark: string[]; prefix?: boolean; ordinal: number; offset: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean }
   | { kind: 'position'; line: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean }
 
 export type View = 'html' | 'text' | 'subject'
@@ -78,7 +79,8 @@ const BASE_CONFIDENCE: Record<Rule['kind'], number> = {
 /** What a landmark rule may skip before a value at the start of its line: a number, or quote marks. */
 const LEAD = /^(?:\S*\d\S*|[^\p{L}\p{N}\s]{1,3})$/u
 const LEAD_SKIP = /^(?:\S*\d\S*\s+|[^\p{L}\p{N}\s]{1,3}\s*)/u
-const LIST_MARKER = /^\s*(?:[•·▪◦*–-]|\d{1,2}[.)])\s+\S/
+/** A bullet, a list number or a quantity (`2 x`, `1×`) starts a line of a repeated section. */
+const LIST_MARKER = /^\s*(?:[•·▪◦*–-]|\d{1,2}[.)]|\d{1,3}\s?[x×])\s+\S/
 /** List-rule patterns are matched against lines no longer than this, so they stay linear. */
 const MAX_PATTERN_LINE = 400
 
@@ -481,7 +483,7 @@ function isLabelLine(text: string, doc: Doc, line: number, variable: Span[]): bo
   return !overlaps(variable, doc.lineStart[line]!, doc.lineEnd[line]!)
 }
 
-function findLandmarks(doc: Doc, landmark: string[]): number[] {
+function findLandmarks(doc: Doc, landmark: string[], prefix = false): number[] {
   const out: number[] = []
   const key = landmark.join(' ')
   let previous = -1
@@ -489,6 +491,12 @@ function findLandmarks(doc: Doc, landmark: string[]): number[] {
     const line = doc.tokens[first]!.line
     if (line === previous) continue
     previous = line
+    if (prefix) {
+      // The words open the line: nothing but punctuation before them.
+      if (doc.lineToken[line] !== first && doc.tokens.slice(doc.lineToken[line], first).some((t) => t.word)) continue
+      out.push(line)
+      continue
+    }
     // A landmark is a short line of its own; long lines are never compared word by word.
     if (doc.lineEnd[line]! - doc.lineStart[line]! > 300) continue
     if (wordsOf(lineText(doc, line)).join(' ') === key) out.push(line)
@@ -496,9 +504,30 @@ function findLandmarks(doc: Doc, landmark: string[]): number[] {
   return out
 }
 
+/**
+ * A line that can anchor what follows it: a line of fixed text, or one that opens with fixed words
+ * and goes on with a value (`Delivered to: 12 Main St`), which then anchors by those words.
+ */
+function landmarkOf(doc: Doc, line: number, variable: Span[]): { words: string[]; prefix: boolean } | null {
+  const text = lineText(doc, line)
+  if (isLabelLine(text, doc, line, variable)) {
+    const words = wordsOf(text)
+    return words.length > 0 && words.length <= 8 ? { words, prefix: false } : null
+  }
+  const words: string[] = []
+  for (let i = doc.lineToken[line]!; i < doc.tokens.length && words.length < 6; i++) {
+    const t = doc.tokens[i]!
+    if (t.line !== line) break
+    if (!t.word) continue
+    if (!isConstantWord(doc, i, variable)) break
+    words.push(t.norm)
+  }
+  return words.length >= 1 && words.length <= 5 ? { words, prefix: true } : null
+}
+
 function applyList(doc: Doc, rule: Extract<Rule, { kind: 'list' }>, field: FieldTemplate): string | null {
   const re = compiled(rule.pattern)
-  for (const lm of findLandmarks(doc, rule.landmark)) {
+  for (const lm of findLandmarks(doc, rule.landmark, rule.prefix)) {
     const values: string[] = []
     let l = lm + 1
     while (l < doc.lineStart.length && !/[\p{L}\p{N}]/u.test(lineText(doc, l))) l++
@@ -573,7 +602,7 @@ function startOfCell(doc: Doc, line: number, cell: number, skipLead = false): nu
 }
 
 function applyLandmark(doc: Doc, rule: Extract<Rule, { kind: 'landmark' }>, field: FieldTemplate): string | null {
-  const landmarks = findLandmarks(doc, rule.landmark)
+  const landmarks = findLandmarks(doc, rule.landmark, rule.prefix)
   const ordered = rule.ordinal < landmarks.length ? [landmarks[rule.ordinal]!, ...landmarks] : landmarks
   for (const lm of ordered) {
     const line = lineBelow(doc, lm, rule.offset)
@@ -1013,9 +1042,9 @@ function learnList(doc: Doc, span: Span, field: FieldTemplate, variable: Span[],
   while (lm >= 0 && lineText(doc, lm) === '') lm--
   // The landmark is the nearest line of fixed text above the run (a rule line like ---- is skipped).
   while (lm >= 0 && !/[\p{L}\p{N}]/u.test(lineText(doc, lm))) lm--
-  if (lm < 0 || !isLabelLine(lineText(doc, lm), doc, lm, variable)) return null
-  const rule: Rule = { kind: 'list', landmark: wordsOf(lineText(doc, lm)), pattern }
-  if (rule.landmark.length === 0) return null
+  const anchor = lm >= 0 ? landmarkOf(doc, lm, variable) : null
+  if (!anchor) return null
+  const rule: Rule = { kind: 'list', landmark: anchor.words, pattern, ...(anchor.prefix ? { prefix: true } : {}) }
   const got = applyList(doc, rule, field)
   const want = squash(doc.text.slice(span[0], span[1]))
   return got !== null && got.split('\n').some((v) => squash(v) === want) ? rule : null
@@ -1055,13 +1084,13 @@ function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, variable: Sp
     const text = lineText(doc, l)
     if (text === '') continue
     offset++
-    if (!isLabelLine(text, doc, l, variable)) continue
-    const landmark = wordsOf(text)
-    if (landmark.length === 0 || landmark.length > 8) continue
-    const ordinal = findLandmarks(doc, landmark).indexOf(l)
+    const anchor = landmarkOf(doc, l, variable)
+    if (!anchor) continue
+    const landmark = anchor.words
+    const ordinal = findLandmarks(doc, landmark, anchor.prefix).indexOf(l)
     if (ordinal < 0) continue
     for (const extent of extents) {
-      const rule: Rule = { kind: 'landmark', landmark, ordinal, offset, cell: cell.index, extent, lineWords, skipLead }
+      const rule: Rule = { kind: 'landmark', landmark, ...(anchor.prefix ? { prefix: true } : {}), ordinal, offset, cell: cell.index, extent, lineWords, skipLead }
       if (sameValue(applyLandmark(doc, rule, field), doc.text.slice(span[0], span[1]))) {
         rules.push(rule)
         break
