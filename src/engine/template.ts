@@ -954,6 +954,8 @@ function learnColumn(doc: Doc, span: Span, field: FieldTemplate, variable: Span[
   const signature = row.map(cellClass)
   // Two-column rows of text are key–value tables, not line items: line items there carry a number.
   if (row.length < 3 && !signature.includes('num')) return null
+  // 'Total | | $210.01' under 'Tax | | $16.01' is a summary (label, gap, value), not a line item.
+  if (row.slice(0, cell.index).some((c) => c.trim() === '')) return null
   for (let h = cell.line - 1; h >= 0 && h >= cell.line - 40; h--) {
     const cells = cellsOf(doc, h)
     if (cells.length !== row.length || lineText(doc, h) === '') return null
