@@ -77,3 +77,19 @@ export async function signInViaForm(page: Page, email: string, password = PASSWO
 export async function waitForPath(page: Page, path: string) {
   await page.waitForURL((url) => url.pathname === path)
 }
+
+/** The emulator's consent page, as Google's would be: pick the account, grant every scope, Allow. */
+export async function grantOnConsentPage(page: Page, emulatorUrl: string, account = 'demo@mailrow.test') {
+  await page.waitForURL((url) => url.href.startsWith(emulatorUrl))
+  await page.getByLabel(new RegExp(account.replace(/[.@]/g, '\\$&'))).check()
+  for (const box of await page.locator('input[name=scope]').all()) await box.check()
+  await page.getByRole('button', { name: 'Allow' }).click()
+}
+
+/** Connects the demo Gmail account from wizard step 1, as a user would. */
+export async function connectDemoGmail(page: Page, emulatorUrl: string) {
+  await page.goto('/create-parser')
+  await page.getByRole('button', { name: 'Connect Gmail Account' }).click()
+  await grantOnConsentPage(page, emulatorUrl)
+  await toast(page, 'Gmail connected successfully!').waitFor()
+}

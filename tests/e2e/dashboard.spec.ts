@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { connectDemoGmail, grantOnConsentPage, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -18,16 +18,6 @@ async function signedIn(label: string): Promise<Page> {
   return page
 }
 
-/** Connects the demo Gmail account through the emulator's consent page, as a user would. */
-async function connectDemoGmail(page: Page) {
-  await page.goto('/create-parser')
-  await page.getByRole('button', { name: 'Connect Gmail Account' }).click()
-  await page.waitForURL((url) => url.href.startsWith(emulatorUrl))
-  await page.getByLabel(/demo@mailrow\.test/).check()
-  for (const box of await page.locator('input[name=scope]').all()) await box.check()
-  await page.getByRole('button', { name: 'Allow' }).click()
-  await toast(page, 'Gmail connected successfully!').waitFor()
-}
 
 /** Demo emails matching a sender, newest first, through the API the wizard uses. */
 async function matchingEmails(page: Page, filterFrom: string): Promise<DemoEmail[]> {
@@ -47,7 +37,7 @@ async function matchingEmails(page: Page, filterFrom: string): Promise<DemoEmail
  */
 async function signedInWithParser(label: string) {
   const page = await signedIn(label)
-  await connectDemoGmail(page)
+  await connectDemoGmail(page, emulatorUrl)
   const orders = await matchingEmails(page, NORTHWIND)
   expect(orders.length).toBeGreaterThan(2)
   const sample = orders[0]!
@@ -298,10 +288,7 @@ describe('dashboard', () => {
     await page.keyboard.press('Escape')
 
     await alert.getByRole('button', { name: 'Reconnect' }).click()
-    await page.waitForURL((url) => url.href.startsWith(emulatorUrl))
-    await page.getByLabel(/demo@mailrow\.test/).check()
-    for (const box of await page.locator('input[name=scope]').all()) await box.check()
-    await page.getByRole('button', { name: 'Allow' }).click()
+    await grantOnConsentPage(page, emulatorUrl)
     await toast(page, 'Gmail connected successfully!').waitFor()
 
     await page.goto('/dashboard')

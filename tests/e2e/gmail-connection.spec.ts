@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { grantOnConsentPage, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -19,10 +19,7 @@ describe('Gmail connection in demo mode', () => {
 
     await page.getByRole('button', { name: 'Connect Gmail Account' }).click()
     // The emulator's consent page, as Google's would be.
-    await page.waitForURL((url) => url.href.startsWith(emulatorUrl))
-    await page.getByLabel(/demo@mailrow\.test/).check()
-    for (const box of await page.locator('input[name=scope]').all()) await box.check()
-    await page.getByRole('button', { name: 'Allow' }).click()
+    await grantOnConsentPage(page, emulatorUrl)
 
     await toast(page, 'Gmail connected successfully!').waitFor()
     // The callback marker is cleared from the address.

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest'
-import { toast, useBrowser, waitForPath } from './browser'
+import { grantOnConsentPage, toast, useBrowser, waitForPath } from './browser'
 
 const { newPage, emulatorUrl } = useBrowser()
 
@@ -8,9 +8,7 @@ describe('Sign in with Google (demo mode)', () => {
     const page = await newPage()
     await page.goto('/signup')
     await page.getByRole('button', { name: 'Sign up with Google' }).click()
-    await page.waitForURL((url) => url.href.startsWith(emulatorUrl))
-    await page.getByLabel(/other@mailrow\.test/).check()
-    await page.getByRole('button', { name: 'Allow' }).click()
+    await grantOnConsentPage(page, emulatorUrl, 'other@mailrow.test')
     await waitForPath(page, '/dashboard')
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor()
 
@@ -18,9 +16,7 @@ describe('Sign in with Google (demo mode)', () => {
     await toast(page, 'Logged out successfully').waitFor()
     await page.goto('/login')
     await page.getByRole('button', { name: 'Sign in with Google' }).click()
-    await page.waitForURL((url) => url.href.startsWith(emulatorUrl))
-    await page.getByLabel(/other@mailrow\.test/).check()
-    await page.getByRole('button', { name: 'Allow' }).click()
+    await grantOnConsentPage(page, emulatorUrl, 'other@mailrow.test')
     await waitForPath(page, '/dashboard')
   })
 })

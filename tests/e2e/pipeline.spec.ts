@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { signInViaForm, signUpViaApi, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { connectDemoGmail, signInViaForm, signUpViaApi, uniqueEmail, useBrowser, waitForPath } from './browser'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -34,13 +34,7 @@ describe('the pipeline in demo mode', () => {
     await signInViaForm(page, email)
     await waitForPath(page, '/dashboard')
 
-    await page.goto('/create-parser')
-    await page.getByRole('button', { name: 'Connect Gmail Account' }).click()
-    await page.waitForURL((url) => url.href.startsWith(emulatorUrl))
-    await page.getByLabel(/demo@mailrow\.test/).check()
-    for (const box of await page.locator('input[name=scope]').all()) await box.check()
-    await page.getByRole('button', { name: 'Allow' }).click()
-    await waitForPath(page, '/create-parser')
+    await connectDemoGmail(page, emulatorUrl)
 
     const sampleId = await deliver(order(41001))
     const created = await page.evaluate(async (messageId) => {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { PASSWORD, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { grantOnConsentPage, PASSWORD, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -13,12 +13,8 @@ async function signedIn(label: string) {
   return { page, email }
 }
 
-/** The emulator's consent page, as Google's would be: pick the demo account, grant every scope. */
-async function grantOnConsentPage(page: Page) {
-  await page.waitForURL((url) => url.href.startsWith(emulatorUrl))
-  await page.getByLabel(/demo@mailrow\.test/).check()
-  for (const box of await page.locator('input[name=scope]').all()) await box.check()
-  await page.getByRole('button', { name: 'Allow' }).click()
+async function grantAndReturn(page: Page) {
+  await grantOnConsentPage(page, emulatorUrl)
   await toast(page, 'Gmail connected successfully!').waitFor()
 }
 
@@ -58,14 +54,14 @@ describe('settings', () => {
     await page.goto('/settings')
     await connections(page).getByText('No Gmail account connected.', { exact: false }).waitFor()
     await connections(page).getByRole('button', { name: 'Connect Gmail' }).click()
-    await grantOnConsentPage(page)
+    await grantAndReturn(page)
 
     await page.goto('/settings')
     await connections(page).getByText('Connected', { exact: true }).waitFor()
     await connections(page).getByText('demo@mailrow.test', { exact: true }).waitFor()
 
     await connections(page).getByRole('button', { name: 'Reconnect' }).click()
-    await grantOnConsentPage(page)
+    await grantAndReturn(page)
 
     // One test of a parser counts towards this month's allowance.
     const tested = await page.evaluate(async () => {

@@ -1,6 +1,6 @@
 import type { Frame, Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { connectDemoGmail, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -11,13 +11,7 @@ async function startWizardConnected(label: string): Promise<Page> {
   const page = await newPage()
   await signInViaForm(page, email)
   await waitForPath(page, '/dashboard')
-  await page.goto('/create-parser')
-  await page.getByRole('button', { name: 'Connect Gmail Account' }).click()
-  await page.waitForURL((url) => url.href.startsWith(emulatorUrl))
-  await page.getByLabel(/demo@mailrow\.test/).check()
-  for (const box of await page.locator('input[name=scope]').all()) await box.check()
-  await page.getByRole('button', { name: 'Allow' }).click()
-  await toast(page, 'Gmail connected successfully!').waitFor()
+  await connectDemoGmail(page, emulatorUrl)
   await page.getByText('Gmail Connected', { exact: true }).waitFor()
   return page
 }

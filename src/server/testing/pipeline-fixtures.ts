@@ -53,11 +53,11 @@ export async function userWithOrderParser(
   return { client, userId: user!.id, parser: created.json.parser, spreadsheetId: created.json.parser.destination_config.spreadsheetId as string }
 }
 
-export async function deliverOrders(google: TestEmulator, from: number, count: number) {
+export async function deliverOrders(google: TestEmulator, from: number, count: number, inbox = INBOX) {
   const ids: string[] = []
   for (let n = from; n < from + count; n++) {
     const { expected: _, ...mail } = orderEmail(n)
-    ids.push(await deliverMail(google, INBOX, mail))
+    ids.push(await deliverMail(google, inbox, mail))
   }
   return ids
 }

@@ -1,6 +1,7 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest'
 import { createEmulator, type EmulatorOptions } from '../../../emulator/emulator'
 import { DEMO_OAUTH_CLIENT } from '../features/google/google-config'
-import { TEST_APP_URL, type HttpClient } from './test-app'
+import { createTestApp, TEST_APP_URL, type HttpClient, type TestApp } from './test-app'
 
 /** The Google emulator on a free port, as the tests' Google. */
 export async function startTestEmulator(options: EmulatorOptions = {}) {
@@ -74,4 +75,24 @@ export async function connectGmail(
   const redirect = new URL(decision.json.redirectUrl ?? decision.json.location ?? decision.json.url)
   const back = await client.get(redirect.pathname + redirect.search)
   return { authUrl, redirect, location: new URL(back.headers.get('location') ?? '/', TEST_APP_URL), status: back.status }
+}
+
+/**
+ * For a test file whose Google is the emulator: one emulator and one app for the file, and the
+ * emulator reset before each test. Read `.google` and `.t` inside tests and hooks.
+ */
+export function useGoogleTestApp(options: Parameters<typeof startTestEmulator>[0] = {}) {
+  const context = {} as { google: TestEmulator; t: TestApp }
+  beforeAll(async () => {
+    context.google = await startTestEmulator(options)
+    context.t = await createTestApp({ emulatorUrl: context.google.url })
+  })
+  afterAll(async () => {
+    await context.t?.close()
+    await context.google?.close()
+  })
+  beforeEach(async () => {
+    await context.google.control('/reset', { body: {} })
+  })
+  return context
 }

@@ -1,32 +1,20 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { connectedAccounts, verifications } from '../../db/schema'
-import { createTestApp, signUpAndIn, type TestApp } from '../../testing/test-app'
-import { connectGmail, startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
+import { signUpAndIn } from '../../testing/test-app'
+import { connectGmail, useGoogleTestApp } from '../../testing/test-emulator'
 import { GMAIL_CONNECTION_SCOPES } from '../google/google-config'
 
-let google: TestEmulator
-let t: TestApp
+const app = useGoogleTestApp()
 let n = 0
-beforeAll(async () => {
-  google = await startTestEmulator()
-  t = await createTestApp({ emulatorUrl: google.url })
-})
-afterAll(async () => {
-  await t.close()
-  await google.close()
-})
-beforeEach(async () => {
-  await google.control('/reset', { body: {} })
-})
-const newUser = () => signUpAndIn(t, `conn${++n}@example.com`)
+const newUser = () => signUpAndIn(app.t, `conn${++n}@example.com`)
 
 describe('Gmail connection', () => {
   it('round trip: consent, callback, encrypted tokens, status', async () => {
     const client = await newUser()
     expect((await client.get('/api/connections/gmail')).json.connection).toMatchObject({ connected: false })
 
-    const { authUrl, location, status } = await connectGmail(google, client)
+    const { authUrl, location, status } = await connectGmail(app.google, client)
     const params = new URL(authUrl).searchParams
     expect(params.get('access_type')).toBe('offline')
     expect(params.get('prompt')).toBe('consent')
@@ -43,25 +31,25 @@ describe('Gmail connection', () => {
     const connection = (await client.get('/api/connections/gmail')).json.connection
     expect(connection).toMatchObject({ connected: true, accountEmail: 'demo@mailrow.test', needsReconnect: false, missingScopes: [] })
 
-    const [row] = await t.db.select().from(connectedAccounts).where(eq(connectedAccounts.accountEmail, 'demo@mailrow.test'))
+    const [row] = await app.t.db.select().from(connectedAccounts).where(eq(connectedAccounts.accountEmail, 'demo@mailrow.test'))
     expect(row!.accessToken).toMatch(/^v1\./)
     expect(row!.refreshToken).toMatch(/^v1\./)
-    expect(t.deps.box.decrypt(row!.accessToken)).toMatch(/^ya29\./)
+    expect(app.t.deps.box.decrypt(row!.accessToken)).toMatch(/^ya29\./)
   })
 
   it('reconnecting updates the single record instead of adding one', async () => {
     const client = await newUser()
-    await connectGmail(google, client)
-    await connectGmail(google, client, { account: 'other@mailrow.test' })
+    await connectGmail(app.google, client)
+    await connectGmail(app.google, client, { account: 'other@mailrow.test' })
     const status = (await client.get('/api/connections/gmail')).json.connection
     expect(status.accountEmail).toBe('other@mailrow.test')
-    const rows = await t.db.select().from(connectedAccounts).where(eq(connectedAccounts.accountEmail, 'other@mailrow.test'))
+    const rows = await app.t.db.select().from(connectedAccounts).where(eq(connectedAccounts.accountEmail, 'other@mailrow.test'))
     expect(rows).toHaveLength(1)
   })
 
   it('reports the scopes the user did not grant', async () => {
     const client = await newUser()
-    const { location } = await connectGmail(google, client, {
+    const { location } = await connectGmail(app.google, client, {
       scopes: ['https://www.googleapis.com/auth/gmail.readonly', 'https://www.googleapis.com/auth/userinfo.email'],
     })
     expect(location.searchParams.get('missing')).toBe('https://www.googleapis.com/auth/spreadsheets')
@@ -71,7 +59,7 @@ describe('Gmail connection', () => {
 
   it('a denied consent comes back as an error and connects nothing', async () => {
     const client = await newUser()
-    const { location } = await connectGmail(google, client, { action: 'deny' })
+    const { location } = await connectGmail(app.google, client, { action: 'deny' })
     expect(location.searchParams.get('error')).toBe('Gmail access was not granted.')
     expect((await client.get('/api/connections/gmail')).json.connection.connected).toBe(false)
   })
@@ -83,7 +71,7 @@ describe('Gmail connection', () => {
     expect(new URL(forged.headers.get('location')!, 'http://x').searchParams.get('error')).toMatch(/expired/)
 
     const start = await alice.post('/api/connections/gmail/start')
-    const decision = await google.control('/oauth/consent', { body: { authUrl: start.json.authorizationUrl, account: 'demo@mailrow.test' } })
+    const decision = await app.google.control('/oauth/consent', { body: { authUrl: start.json.authorizationUrl, account: 'demo@mailrow.test' } })
     const redirect = new URL(decision.json.location)
     const stolen = await mallory.get(redirect.pathname + redirect.search)
     expect(new URL(stolen.headers.get('location')!, 'http://x').searchParams.get('error')).toBe('This Gmail connection was started by another account.')
@@ -94,13 +82,13 @@ describe('Gmail connection', () => {
     const client = await newUser()
     const start = await client.post('/api/connections/gmail/start')
     const state = new URL(start.json.authorizationUrl).searchParams.get('state')!
-    const [pending] = await t.db.select().from(verifications).where(eq(verifications.identifier, `gmail-connect:${state}`))
+    const [pending] = await app.t.db.select().from(verifications).where(eq(verifications.identifier, `gmail-connect:${state}`))
     const value = JSON.parse(pending!.value)
-    await t.db
+    await app.t.db
       .update(verifications)
       .set({ value: JSON.stringify({ ...value, codeVerifier: 'x'.repeat(64) }) })
       .where(eq(verifications.id, pending!.id))
-    const decision = await google.control('/oauth/consent', { body: { authUrl: start.json.authorizationUrl, account: 'demo@mailrow.test' } })
+    const decision = await app.google.control('/oauth/consent', { body: { authUrl: start.json.authorizationUrl, account: 'demo@mailrow.test' } })
     const redirect = new URL(decision.json.location)
     const back = await client.get(redirect.pathname + redirect.search)
     expect(new URL(back.headers.get('location')!, 'http://x').searchParams.get('error')).toBeTruthy()
@@ -109,26 +97,26 @@ describe('Gmail connection', () => {
 
   it('a state can be used once', async () => {
     const client = await newUser()
-    const { redirect } = await connectGmail(google, client)
+    const { redirect } = await connectGmail(app.google, client)
     const replay = await client.get(redirect.pathname + redirect.search)
     expect(new URL(replay.headers.get('location')!, 'http://x').searchParams.get('error')).toMatch(/expired/)
   })
 
   it('disconnecting revokes the grant at Google and forgets the tokens', async () => {
     const client = await newUser()
-    await connectGmail(google, client)
+    await connectGmail(app.google, client)
     expect((await client.send('DELETE', '/api/connections/gmail')).status).toBe(204)
     expect((await client.get('/api/connections/gmail')).json.connection.connected).toBe(false)
-    const grants = (await google.control('/grants?email=demo@mailrow.test')).json.grants
+    const grants = (await app.google.control('/grants?email=demo@mailrow.test')).json.grants
     expect(grants.length).toBeGreaterThan(0)
     expect(grants.every((g: { revoked: boolean }) => g.revoked)).toBe(true)
   })
 
   it('the front end learns that Google sign-in goes through the emulator (demo mode)', async () => {
-    expect((await t.client().get('/api/config')).json.config).toMatchObject({ googleSignIn: true, demoMode: true })
+    expect((await app.t.client().get('/api/config')).json.config).toMatchObject({ googleSignIn: true, demoMode: true })
   })
 
   it('needs a session', async () => {
-    expect((await t.client().post('/api/connections/gmail/start')).status).toBe(401)
+    expect((await app.t.client().post('/api/connections/gmail/start')).status).toBe(401)
   })
 })

@@ -1,36 +1,26 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { connectedAccounts, users } from '../../db/schema'
-import { createTestApp, signUpAndIn, type HttpClient, type TestApp } from '../../testing/test-app'
-import { connectGmail, deliverMail, startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
+import { signUpAndIn, type HttpClient } from '../../testing/test-app'
+import { connectGmail, deliverMail, useGoogleTestApp } from '../../testing/test-emulator'
 
-let google: TestEmulator
-let t: TestApp
+const app = useGoogleTestApp()
 let client: HttpClient
 let n = 0
 const INBOX = 'demo@mailrow.test'
 const day = (d: number) => new Date(Date.UTC(2026, 10, d, 9, 0, 0))
 
-beforeAll(async () => {
-  google = await startTestEmulator()
-  t = await createTestApp({ emulatorUrl: google.url })
-})
-afterAll(async () => {
-  await t.close()
-  await google.close()
-})
 beforeEach(async () => {
-  await google.control('/reset', { body: {} })
-  client = await signUpAndIn(t, `gmail${++n}@example.com`)
-  await connectGmail(google, client)
-  await deliverMail(google, INBOX, { from: '"Acme Store" <Orders@Acme.test>', subject: 'Order #1001 confirmed', text: 'Total: $25.00', date: day(1), labels: ['Orders'] })
-  await deliverMail(google, INBOX, { from: 'orders@acme.test', subject: 'Your ORDER #1002 has shipped', text: 'Tracking 1Z999', date: day(2), labels: ['Orders'] })
-  await deliverMail(google, INBOX, { from: 'billing@cloud.test', subject: 'Invoice INV-77 is ready', html: '<p>Amount due <b>$99.00</b></p>', date: day(3), labels: ['Finance'] })
-  await deliverMail(google, INBOX, { from: 'news@blog.test', subject: 'Weekly digest', text: 'Hello', date: day(4) })
+  client = await signUpAndIn(app.t, `gmail${++n}@example.com`)
+  await connectGmail(app.google, client)
+  await deliverMail(app.google, INBOX, { from: '"Acme Store" <Orders@Acme.test>', subject: 'Order #1001 confirmed', text: 'Total: $25.00', date: day(1), labels: ['Orders'] })
+  await deliverMail(app.google, INBOX, { from: 'orders@acme.test', subject: 'Your ORDER #1002 has shipped', text: 'Tracking 1Z999', date: day(2), labels: ['Orders'] })
+  await deliverMail(app.google, INBOX, { from: 'billing@cloud.test', subject: 'Invoice INV-77 is ready', html: '<p>Amount due <b>$99.00</b></p>', date: day(3), labels: ['Finance'] })
+  await deliverMail(app.google, INBOX, { from: 'news@blog.test', subject: 'Weekly digest', text: 'Hello', date: day(4) })
 })
 
 async function connectionRow() {
-  const rows = await t.db.select().from(connectedAccounts).innerJoin(users, eq(users.id, connectedAccounts.userId)).where(eq(users.email, `gmail${n}@example.com`))
+  const rows = await app.t.db.select().from(connectedAccounts).innerJoin(users, eq(users.id, connectedAccounts.userId)).where(eq(users.email, `gmail${n}@example.com`))
   return rows[0]!.connected_accounts
 }
 
@@ -63,7 +53,7 @@ describe('POST /api/gmail/matching-emails', () => {
   })
 
   it('turns HTML-only mail into text and sanitises the HTML', async () => {
-    await deliverMail(google, INBOX, {
+    await deliverMail(app.google, INBOX, {
       from: 'evil@phish.test',
       subject: 'Hostile',
       html: '<p onclick="x()">Hi<script>alert(1)</script></p><img src="https://track.test/p.gif"><a href="javascript:alert(1)">x</a><iframe src="https://evil.test"></iframe>',
@@ -75,7 +65,7 @@ describe('POST /api/gmail/matching-emails', () => {
   })
 
   it('returns at most 20', async () => {
-    for (let i = 0; i < 23; i++) await deliverMail(google, INBOX, { from: 'bulk@shop.test', subject: `Receipt ${i}`, text: 'x', date: day(5 + (i % 20)) })
+    for (let i = 0; i < 23; i++) await deliverMail(app.google, INBOX, { from: 'bulk@shop.test', subject: `Receipt ${i}`, text: 'x', date: day(5 + (i % 20)) })
     expect((await find({ filterFrom: 'bulk@shop.test' })).json.emails).toHaveLength(20)
   })
 
@@ -85,33 +75,33 @@ describe('POST /api/gmail/matching-emails', () => {
     expect(empty.json.error.message).toBe('Please set at least one filter (From, Subject, or Label)')
     const bad = await find({ filterFrom: 'not an email' })
     expect(bad.json.error.message).toBe('filterFrom: Please enter a valid email address')
-    const other = await signUpAndIn(t, `nogmail${n}@example.com`)
+    const other = await signUpAndIn(app.t, `nogmail${n}@example.com`)
     const response = await other.post('/api/gmail/matching-emails', { filterFrom: 'orders@acme.test', userId: 'someone-else' })
     expect(response.status).toBe(400)
     expect(response.json.error.message).toMatch(/Gmail is not connected/)
   })
 
   it('retries through injected 429 and 500 answers', async () => {
-    await google.control('/faults', { body: { pathPattern: '/gmail/v1/users/*/messages/*', status: 429, count: 2 } })
-    await google.control('/faults', { body: { pathPattern: '/gmail/v1/users/*/messages', status: 500, count: 1 } })
+    await app.google.control('/faults', { body: { pathPattern: '/gmail/v1/users/*/messages/*', status: 429, count: 2 } })
+    await app.google.control('/faults', { body: { pathPattern: '/gmail/v1/users/*/messages', status: 500, count: 1 } })
     expect(subjects(await find({ filterLabel: 'Finance' }))).toEqual(['Invoice INV-77 is ready'])
     // Each fault retires once it has fired its count: all of them were hit and survived.
-    expect((await google.control('/faults')).json.faults).toEqual([])
+    expect((await app.google.control('/faults')).json.faults).toEqual([])
   })
 
   it('refreshes an expired access token and keeps the new one', async () => {
     const before = await connectionRow()
-    await google.control('/tokens/expire', { body: { email: INBOX } })
+    await app.google.control('/tokens/expire', { body: { email: INBOX } })
     expect(subjects(await find({ filterLabel: 'Finance' }))).toEqual(['Invoice INV-77 is ready'])
     const after = await connectionRow()
-    expect(t.deps.box.decrypt(after.accessToken)).not.toBe(t.deps.box.decrypt(before.accessToken))
+    expect(app.t.deps.box.decrypt(after.accessToken)).not.toBe(app.t.deps.box.decrypt(before.accessToken))
     expect(after.lastRefreshedAt.getTime()).toBeGreaterThan(before.lastRefreshedAt.getTime())
     expect(subjects(await find({ filterLabel: 'Finance' }))).toEqual(['Invoice INV-77 is ready'])
   })
 
   it('a revoked grant marks the connection as needing reconnect', async () => {
-    await google.control(`/users/${INBOX}/revoke`, { body: {} })
-    await google.control('/tokens/expire', { body: { email: INBOX } })
+    await app.google.control(`/users/${INBOX}/revoke`, { body: {} })
+    await app.google.control('/tokens/expire', { body: { email: INBOX } })
     const response = await find({ filterLabel: 'Finance' })
     expect(response.status).toBe(409)
     expect(response.json.error.code).toBe('GOOGLE_REAUTH_REQUIRED')

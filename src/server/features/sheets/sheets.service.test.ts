@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { spreadsheetIdFromInput } from '../../../shared/contracts/sheets'
-import { createTestApp, signUpAndIn, type HttpClient, type TestApp } from '../../testing/test-app'
-import { connectGmail, startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
+import { signUpAndIn, type HttpClient } from '../../testing/test-app'
+import { connectGmail, useGoogleTestApp } from '../../testing/test-emulator'
 
-let google: TestEmulator
-let t: TestApp
+const app = useGoogleTestApp()
 let client: HttpClient
 let n = 0
 
-beforeAll(async () => {
-  google = await startTestEmulator()
-  t = await createTestApp({ emulatorUrl: google.url })
-})
-afterAll(async () => {
-  await t.close()
-  await google.close()
-})
 beforeEach(async () => {
-  await google.control('/reset', { body: {} })
-  client = await signUpAndIn(t, `sheets${++n}@example.com`)
-  await connectGmail(google, client)
+  client = await signUpAndIn(app.t, `sheets${++n}@example.com`)
+  await connectGmail(app.google, client)
 })
 
 describe('spreadsheetIdFromInput (spec §5)', () => {
@@ -38,8 +28,8 @@ describe('POST /api/spreadsheets', () => {
     expect(response.status).toBe(201)
     const { spreadsheetId, spreadsheetUrl, title } = response.json.spreadsheet
     expect(title).toBe('Orders - Data')
-    expect(spreadsheetUrl).toBe(`${google.url}/sheets/${spreadsheetId}`)
-    const sheet = (await google.control(`/spreadsheets/${spreadsheetId}`)).json
+    expect(spreadsheetUrl).toBe(`${app.google.url}/sheets/${spreadsheetId}`)
+    const sheet = (await app.google.control(`/spreadsheets/${spreadsheetId}`)).json
     expect(JSON.stringify(sheet)).toContain('Orders - Data')
     const values = sheet.sheets?.[0]?.values ?? sheet.values?.Sheet1 ?? sheet.sheets?.Sheet1
     expect(values[0]).toEqual(['Order Number', 'Total', 'Received', 'From', 'Subject', 'Message ID'])
@@ -50,12 +40,12 @@ describe('POST /api/spreadsheets', () => {
   })
 
   it('retries the header write through injected 500 and 429 answers', async () => {
-    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/*/values/**', status: 500, count: 1 } })
-    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/*/values/**', status: 429, count: 1 } })
+    await app.google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/*/values/**', status: 500, count: 1 } })
+    await app.google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/*/values/**', status: 429, count: 1 } })
     const response = await client.post('/api/spreadsheets', { parserName: 'Retry', fieldNames: ['X'] })
     expect(response.status).toBe(201)
-    expect((await google.control('/faults')).json.faults).toEqual([])
-    const sheet = (await google.control(`/spreadsheets/${response.json.spreadsheet.spreadsheetId}`)).json
+    expect((await app.google.control('/faults')).json.faults).toEqual([])
+    const sheet = (await app.google.control(`/spreadsheets/${response.json.spreadsheet.spreadsheetId}`)).json
     expect(JSON.stringify(sheet)).toContain('"Message ID"')
   })
 
@@ -83,12 +73,12 @@ describe('POST /api/spreadsheets/validate', () => {
 
   it("refuses another Google user's spreadsheet, and one shared read-only", async () => {
     const mine = (await client.post('/api/spreadsheets', { parserName: 'Mine', fieldNames: ['A'] })).json.spreadsheet
-    const other = await signUpAndIn(t, `sheets-other${n}@example.com`)
-    await connectGmail(google, other, { account: 'other@mailrow.test' })
+    const other = await signUpAndIn(app.t, `sheets-other${n}@example.com`)
+    await connectGmail(app.google, other, { account: 'other@mailrow.test' })
     const denied = await other.post('/api/spreadsheets/validate', { spreadsheet: mine.spreadsheetId })
     expect([403, 404]).toContain(denied.status)
 
-    await google.control(`/spreadsheets/${mine.spreadsheetId}/permissions`, { body: { email: 'other@mailrow.test', role: 'reader' } })
+    await app.google.control(`/spreadsheets/${mine.spreadsheetId}/permissions`, { body: { email: 'other@mailrow.test', role: 'reader' } })
     const readOnly = await other.post('/api/spreadsheets/validate', { spreadsheet: mine.spreadsheetId })
     expect(readOnly.status).toBe(403)
     expect(readOnly.json.error.message).toMatch(/cannot edit this spreadsheet/)
