@@ -19,6 +19,7 @@ import { gmailRoutes } from './features/gmail/gmail.routes'
 import { healthRoutes } from './features/health/health.routes'
 import { notificationRoutes } from './features/notifications/notifications.routes'
 import { parsedEmailRoutes, parserRoutes } from './features/parsers/parsers.routes'
+import { pushRoutes } from './features/pipeline/push.routes'
 import { sheetRoutes } from './features/sheets/sheets.routes'
 import { getClientIp } from './lib/client-ip'
 import { AppError, errorBody } from './lib/errors'
@@ -34,6 +35,7 @@ function createApiRoutes() {
     .route('/account', accountRoutes)
     .route('/dashboard', dashboardRoutes)
     .route('/connections', connectionRoutes)
+    .route('/gmail/push', pushRoutes)
     .route('/gmail', gmailRoutes)
     .route('/spreadsheets', sheetRoutes)
     .route('/parsers', parserRoutes)

@@ -49,7 +49,7 @@ export { createApp }
 export function pipelineDepsOf(deps: Pick<AppDeps, 'google' | 'box' | 'env' | 'googleRetry' | 'ai'>) {
   if (!deps.google) return undefined
   return {
-    access: { google: deps.google, box: deps.box, appUrl: deps.env.APP_URL, retry: deps.googleRetry },
+    access: { google: deps.google, box: deps.box, appUrl: deps.env.APP_URL, retry: deps.googleRetry, pushTopic: deps.env.GMAIL_PUSH_TOPIC },
     ai: deps.ai,
     leaseMs: deps.env.WORKER_LEASE_SECONDS * 1000,
   }

@@ -24,6 +24,8 @@ export type AppDeps = {
   google?: GoogleConfig
   /** The AI provider for smart_ai / full_ai parsers; null when not configured. */
   ai: AiProviderConfig | null
+  /** Queues a mailbox sync now (Gmail push); absent when no job queue is reachable. */
+  requestSync?: (userId: string) => Promise<void>
   /** Backoff for Google calls (tests shorten it). */
   googleRetry?: RetryOptions
   /** The caller's IP; by default read from the socket (or X-Forwarded-For with TRUST_PROXY). */

@@ -46,6 +46,10 @@ const envSchema = z
     MAIL_FROM: z.string().trim().min(3).default('Mailrow <no-reply@mailrow.local>'),
     /** How often each connected mailbox is checked for new mail (default 30; 3 in demo mode). */
     POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(3600).optional(),
+    /** Pub/Sub topic for Gmail push (projects/P/topics/T); without it mailboxes are only polled. */
+    GMAIL_PUSH_TOPIC: optionalString.refine((v) => v === undefined || /^projects\/[^/]+\/topics\/[^/]+$/.test(v), {
+      error: 'must look like projects/PROJECT/topics/TOPIC',
+    }),
     /** How long a worker's claim on an email or a spreadsheet outlives a crashed worker. */
     WORKER_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(60),
     AI_BASE_URL: optionalUrl(/^https?:$/, 'http(s)'),

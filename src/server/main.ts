@@ -1,10 +1,11 @@
 import { serve } from '@hono/node-server'
 import { createEmulator, type RunningEmulator } from '../../emulator/emulator'
-import { startWorker, type Worker } from '../worker/worker'
+import { startJobSender, startWorker, type Worker } from '../worker/worker'
 import { buildDeps, createApp, DEFAULT_WEB_ROOT, pipelineDepsOf } from './bootstrap'
 import { EnvError, parseEnv, type Env } from './env'
 import { gmailCallbackUrl } from './features/connections/connections.service'
 import { DEMO_OAUTH_CLIENT } from './features/google/google-config'
+import { pushToken } from './features/pipeline/push.service'
 import { loadDotEnv } from './load-dotenv'
 
 async function main() {
@@ -30,7 +31,13 @@ async function main() {
   if (emulator) logger.info({ url: emulator.url }, 'demo mode: using the local Google emulator')
 
   let worker: Worker | undefined
+  let sender: Awaited<ReturnType<typeof startJobSender>> | undefined
   if (env.RUN_WORKER) worker = await startWorker({ database, logger, pipeline: pipelineDepsOf(deps), pollIntervalSeconds: env.POLL_INTERVAL_SECONDS })
+  else if (env.GMAIL_PUSH_TOPIC) sender = await startJobSender(database, logger)
+  deps.requestSync = worker?.requestSync ?? sender?.requestSync
+  if (env.GMAIL_PUSH_TOPIC) {
+    logger.info(`Gmail push: point the Pub/Sub push subscription at ${env.APP_URL}/api/gmail/push?token=${pushToken(deps.appSecret)}`)
+  }
 
   const server = serve({ fetch: app.fetch, port: env.PORT }, (info) => {
     const url = env.APP_URL.includes(`:${info.port}`) ? env.APP_URL : `http://localhost:${info.port}`
@@ -45,6 +52,7 @@ async function main() {
     logger.info({ signal }, 'shutting down')
     server.close()
     await emulator?.close().catch(() => {})
+    await sender?.stop().catch(() => {})
     await worker?.stop().catch((error) => logger.error({ err: error }, 'worker did not stop cleanly'))
     await database.close().catch(() => {})
     process.exit(0)

@@ -7,7 +7,7 @@ import type { Logger } from '../server/lib/logger'
 import type { JobDefinition } from './job'
 import { jobRegistry } from './registry'
 
-export type Worker = { boss: PgBoss; stop(): Promise<void>; pollNow(): Promise<void> }
+export type Worker = { boss: PgBoss; stop(): Promise<void>; pollNow(): Promise<void>; requestSync(userId: string): Promise<void> }
 
 /**
  * Starts pg-boss on the app's database, registers every job and polls mailboxes. Any number of
@@ -56,7 +56,7 @@ export async function startWorker({
   async function pollNow() {
     if (!hasSync || !pipeline) return
     for (const userId of await listUsersToSync(database.db)) {
-      await boss.send(MAILBOX_SYNC_JOB, { userId }, { singletonKey: userId })
+      await requestSync(boss, userId)
     }
   }
   let polling = false
@@ -75,9 +75,26 @@ export async function startWorker({
   return {
     boss,
     pollNow,
+    requestSync: (userId) => requestSync(boss, userId),
     async stop() {
       clearInterval(timer)
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 })
     },
   }
+}
+
+/** Queues a sync of one mailbox; at most one waits per mailbox however often it is asked. */
+async function requestSync(boss: PgBoss, userId: string) {
+  await boss.send(MAILBOX_SYNC_JOB, { userId }, { singletonKey: userId })
+}
+
+/**
+ * For web processes that run no worker (RUN_WORKER=false): a queue client that only sends, so
+ * Gmail push can still ask the workers for a sync at once.
+ */
+export async function startJobSender(database: Database, logger: Logger) {
+  const boss = new PgBoss({ db: database.sql as PgBoss.Db, schema: 'pgboss', supervise: false, schedule: false })
+  boss.on('error', (error) => logger.error({ err: error }, 'job queue error'))
+  await boss.start()
+  return { requestSync: (userId: string) => requestSync(boss, userId), stop: () => boss.stop({ graceful: false }) }
 }

@@ -7,6 +7,6 @@ import { AppError } from './errors'
 export const requireGoogle = createMiddleware<AppEnv & { Variables: { googleAccess: GoogleAccess } }>(async (c, next) => {
   const { google, box, env, googleRetry } = c.var.deps
   if (!google) throw new AppError('UNAVAILABLE', 'Google is not configured on this server.')
-  c.set('googleAccess', { google, box, appUrl: env.APP_URL, retry: googleRetry })
+  c.set('googleAccess', { google, box, appUrl: env.APP_URL, retry: googleRetry, pushTopic: env.GMAIL_PUSH_TOPIC })
   await next()
 })

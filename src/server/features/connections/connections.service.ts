@@ -21,6 +21,8 @@ export type GoogleAccess = {
   box: SecretBox
   appUrl: string
   retry?: RetryOptions
+  /** Pub/Sub topic for Gmail push, when configured. */
+  pushTopic?: string
 }
 
 const STATE_TTL_MS = 10 * 60 * 1000
@@ -93,6 +95,13 @@ export async function completeGmailConnection(
       scopes: granted.join(' '),
       historyId,
     })
+    if (access.pushTopic && historyId) {
+      // Best effort: without a watch the mailbox is still polled, and the daily renewal retries.
+      await withGoogleRetry(
+        () => gmailApi(access.google, client).users.watch({ userId: 'me', requestBody: { topicName: access.pushTopic } }),
+        access.retry,
+      ).catch(() => {})
+    }
     return { accountEmail: connection.accountEmail, missingScopes: missingScopes(granted) }
   } catch (e) {
     throw toAppError(e, 'Connecting Gmail')
