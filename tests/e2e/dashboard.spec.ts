@@ -156,7 +156,7 @@ describe('dashboard', () => {
     await page.keyboard.press('Escape')
     await reopened.waitFor({ state: 'detached' })
     // Focus goes back to the button that opened the dialog.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Test Parser')
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Test Parser')
 
     // The dashboard reloaded: stats and the recent row come from the ledger.
     await page.getByRole('table').waitFor()

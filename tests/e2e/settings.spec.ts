@@ -46,7 +46,7 @@ describe('settings', () => {
     await page.keyboard.press('Escape')
     await dialog.waitFor({ state: 'detached' })
     // Keyboard users get their focus back on the button that opened the dialog.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Upgrade to Starter')
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Upgrade to Starter')
   })
 
   it('user connects Gmail from settings, reconnects it, sees the usage of a test, then disconnects it', async () => {
