@@ -70,7 +70,7 @@ async function throughput(workerCount: number, users: number, perUser: number) {
     const setups = []
     for (let i = 0; i < users; i++) {
       const inbox = accounts[i]!
-      setups.push(await userWithOrderParserFor(t, google, `tp${workerCount}-${i}@example.com`, inbox))
+      setups.push(await userWithOrderParser(t, google, { email: `tp${workerCount}-${i}@example.com`, plan: 'pro', inbox }))
     }
     for (const inbox of accounts) await deliverOrders(google, 1, perUser, inbox)
     await google.control('/requests', { method: 'DELETE' })
@@ -110,28 +110,6 @@ async function throughput(workerCount: number, users: number, perUser: number) {
     await t.close()
     await google.close()
   }
-}
-
-async function userWithOrderParserFor(t: Awaited<ReturnType<typeof createTestApp>>, google: TestEmulator, email: string, inbox: string) {
-  const { signUpAndIn } = await import('../src/server/testing/test-app')
-  const { connectGmail, deliverMail } = await import('../src/server/testing/test-emulator')
-  const { orderEmail, ORDER_FIELDS } = await import('../src/server/testing/pipeline-fixtures')
-  const { users } = await import('../src/server/db/schema')
-  const client = await signUpAndIn(t, email)
-  await t.db.update(users).set({ plan: 'pro' }).where(eq(users.email, email))
-  await connectGmail(google, client, { account: inbox })
-  const { expected: _, ...sample } = orderEmail(0)
-  const sampleId = await deliverMail(google, inbox, sample)
-  const created = await client.post('/api/parsers', {
-    name: 'Orders',
-    filters: { filterFrom: 'orders@acme.test', filterSubject: null, filterLabel: null },
-    fields: ORDER_FIELDS,
-    sample: { messageId: sampleId },
-    parserType: 'template',
-    destination: { type: 'new' },
-  })
-  const [user] = await t.db.select({ id: users.id }).from(users).where(eq(users.email, email))
-  return { userId: user!.id, spreadsheetId: created.json.parser.destination_config.spreadsheetId as string }
 }
 
 export async function runPipelineBench({ quick = false } = {}) {

@@ -31,13 +31,18 @@ export const ORDER_FIELDS = [
 export async function userWithOrderParser(
   t: TestApp,
   google: TestEmulator,
-  { email, plan = 'free', parseHistorical = false }: { email: string; plan?: 'free' | 'starter' | 'pro'; parseHistorical?: boolean },
+  {
+    email,
+    plan = 'free',
+    parseHistorical = false,
+    inbox = INBOX,
+  }: { email: string; plan?: 'free' | 'starter' | 'pro'; parseHistorical?: boolean; inbox?: string },
 ) {
   const client: HttpClient = await signUpAndIn(t, email)
   await t.db.update(users).set({ plan }).where(eq(users.email, email))
-  await connectGmail(google, client)
+  await connectGmail(google, client, { account: inbox })
   const { expected: _, ...sample } = orderEmail(0)
-  const sampleId = await deliverMail(google, INBOX, sample)
+  const sampleId = await deliverMail(google, inbox, sample)
   const created = await client.post('/api/parsers', {
     name: 'Orders',
     filters: { filterFrom: 'orders@acme.test', filterSubject: null, filterLabel: null },
