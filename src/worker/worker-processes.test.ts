@@ -75,7 +75,7 @@ const settled = (userId: string) => async () =>
   ).length
 
 describe('worker processes on one PostgreSQL', () => {
-  it('a worker killed with SIGKILL mid-batch and restarted still gives exactly N rows', { timeout: 120_000 }, async () => {
+  it('a worker killed with SIGKILL mid-batch and restarted still gives exactly N rows', { timeout: 180_000 }, async () => {
     const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: `killed${++n}@example.com` })
     // Slow appends, so the kill lands while a batch is in flight at Google.
     await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/*/values/*:append', mode: 'latency', latencyMs: 1500 } })
@@ -91,11 +91,11 @@ describe('worker processes on one PostgreSQL', () => {
     ids.push(...(await deliverOrders(google, 100, 5)))
 
     startWorkerProcess()
-    await eventually(settled(userId), (count) => count === ids.length, 60_000)
+    await eventually(settled(userId), (count) => count === ids.length, 120_000)
     expectExactlyOnce(await sheetRows(google, spreadsheetId), ids)
   })
 
-  it('two worker processes share the work and give exactly N rows', { timeout: 120_000 }, async () => {
+  it('two worker processes share the work and give exactly N rows', { timeout: 180_000 }, async () => {
     const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: `two${++n}@example.com` })
     startWorkerProcess()
     startWorkerProcess()
@@ -104,7 +104,7 @@ describe('worker processes on one PostgreSQL', () => {
       ids.push(...(await deliverOrders(google, 200 + round * 10, 10)))
       await new Promise((resolve) => setTimeout(resolve, 300))
     }
-    await eventually(settled(userId), (count) => count === ids.length, 60_000)
+    await eventually(settled(userId), (count) => count === ids.length, 120_000)
     expectExactlyOnce(await sheetRows(google, spreadsheetId), ids)
   })
 })
