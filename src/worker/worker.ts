@@ -32,13 +32,10 @@ export async function startWorker({
   await boss.start()
 
   for (const job of jobs) {
-    await boss.createQueue(job.name, {
-      name: job.name,
-      policy: job.policy ?? 'standard',
-      retryLimit: job.retryLimit ?? 2,
-      retryDelay: 2,
-      retryBackoff: true,
-    })
+    const queue = { name: job.name, policy: job.policy ?? 'standard', retryLimit: job.retryLimit ?? 2, retryDelay: 2, retryBackoff: true }
+    await boss.createQueue(job.name, queue)
+    // A queue made by an older version keeps its options unless told otherwise.
+    await boss.updateQueue(job.name, queue)
     await boss.work(job.name, { pollingIntervalSeconds: 0.5 }, async ([item]) => {
       if (!item) return
       const parsed = job.schema.safeParse(item.data ?? {})

@@ -287,9 +287,12 @@ export const devOutbox = pgTable(
   (t) => [index('dev_outbox_created_at_idx').on(t.createdAt.desc())],
 )
 
-/** A short lease per spreadsheet, so one append runs at a time on it across workers. */
-export const spreadsheetLeases = pgTable('spreadsheet_leases', {
-  spreadsheetId: text('spreadsheet_id').primaryKey(),
+/**
+ * Short leases that keep one worker at a time on a mailbox ('mailbox:<user>') or a spreadsheet
+ * ('sheet:<id>'); a crashed worker's lease simply expires.
+ */
+export const leases = pgTable('leases', {
+  key: text('key').primaryKey(),
   holder: text('holder').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 })

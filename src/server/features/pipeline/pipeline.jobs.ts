@@ -7,20 +7,20 @@ import { listConnectedUsers, watchMailbox } from './push.service'
 export const MAILBOX_SYNC_JOB = 'mailbox.sync'
 
 /**
- * One pass over a user's mailbox (sync, extract, write). 'stately' keeps one running and one
- * waiting per mailbox, which is also the per-mailbox concurrency limit that keeps Gmail's
- * per-user quota.
+ * One pass over a user's mailbox (sync, extract, write). 'short' keeps at most one waiting per
+ * mailbox; the pass itself takes the mailbox's lease, so one worker at a time works on a mailbox
+ * (Gmail's per-user quota) and a crashed worker blocks it only until its lease expires.
  */
 export const mailboxSyncJob = defineJob({
   name: MAILBOX_SYNC_JOB,
   schema: z.object({ userId: z.string().min(1) }),
-  policy: 'stately',
+  policy: 'short',
   retryLimit: 5,
   async handler({ db, logger, pipeline }, { userId }) {
     if (!pipeline) return
     try {
       const result = await runMailboxPass(db, { userId, deps: pipeline })
-      if (result.synced.added || result.written.rowsWritten) logger.info({ userId, ...result }, 'mailbox pass')
+      if (!result.skipped && (result.synced.added || result.written.rowsWritten)) logger.info({ userId, ...result }, 'mailbox pass')
     } catch (error) {
       // The connection is marked and the dashboard says why; retrying can't help until the user reconnects.
       if (error instanceof AppError && error.code === 'GOOGLE_REAUTH_REQUIRED') {

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { connectedAccounts, parsedEmails, parsers, spreadsheetLeases } from '../../db/schema'
+import { connectedAccounts, leases, parsedEmails, parsers } from '../../db/schema'
 
 export type LedgerRow = typeof parsedEmails.$inferSelect
 type NewLedgerRow = typeof parsedEmails.$inferInsert
@@ -76,24 +76,24 @@ export function setSheetState(db: Db, ids: string[], state: 'queued' | 'writing'
     .where(inArray(parsedEmails.id, ids))
 }
 
-/** Takes the spreadsheet's lease if it is free or expired; false when another worker holds it. */
-export async function acquireSpreadsheetLease(db: Db, { spreadsheetId, holder, ttlMs }: { spreadsheetId: string; holder: string; ttlMs: number }) {
+/** Takes (or renews) a lease if it is free, expired or already ours; false when another worker holds it. */
+export async function acquireLease(db: Db, { key, holder, ttlMs }: { key: string; holder: string; ttlMs: number }) {
   const now = new Date()
   const expiresAt = new Date(now.getTime() + ttlMs)
   const rows = await db
-    .insert(spreadsheetLeases)
-    .values({ spreadsheetId, holder, expiresAt })
+    .insert(leases)
+    .values({ key, holder, expiresAt })
     .onConflictDoUpdate({
-      target: spreadsheetLeases.spreadsheetId,
+      target: leases.key,
       set: { holder, expiresAt },
-      setWhere: or(lt(spreadsheetLeases.expiresAt, now), eq(spreadsheetLeases.holder, holder)),
+      setWhere: or(lt(leases.expiresAt, now), eq(leases.holder, holder)),
     })
-    .returning({ holder: spreadsheetLeases.holder })
+    .returning({ holder: leases.holder })
   return rows.length > 0
 }
 
-export function releaseSpreadsheetLease(db: Db, { spreadsheetId, holder }: { spreadsheetId: string; holder: string }) {
-  return db.delete(spreadsheetLeases).where(and(eq(spreadsheetLeases.spreadsheetId, spreadsheetId), eq(spreadsheetLeases.holder, holder)))
+export function releaseLease(db: Db, { key, holder }: { key: string; holder: string }) {
+  return db.delete(leases).where(and(eq(leases.key, key), eq(leases.holder, holder)))
 }
 
 export function listActiveParsersByUser(db: Db, userId: string) {

@@ -1,11 +1,12 @@
+import { randomUUID } from 'node:crypto'
 import { and, count, desc, eq, inArray } from 'drizzle-orm'
 import type { AiProviderConfig } from '../../../engine/ai'
 import type { Db } from '../../db/client'
 import { parsedEmails } from '../../db/schema'
 import type { GoogleAccess } from '../connections/connections.service'
 import { syncMailbox, type RawCache } from './mailbox-sync.service'
-import { insertPendingRows } from './pipeline.queries'
-import { processPendingEmails } from './process.service'
+import { acquireLease, insertPendingRows, releaseLease } from './pipeline.queries'
+import { DEFAULT_LEASE_MS, processPendingEmails } from './process.service'
 import { writeQueuedRows, type WriteOptions } from './sheet-writer.service'
 
 /** Failed emails in a row before a parser shows an alert. */
@@ -24,11 +25,20 @@ export type PipelineDeps = {
  * rows written to their spreadsheets. Each step is safe to repeat after a crash.
  */
 export async function runMailboxPass(db: Db, { userId, deps }: { userId: string; deps: PipelineDeps }) {
-  const cache: RawCache = new Map()
-  const synced = await syncMailbox(db, { userId, access: deps.access, cache })
-  const processed = await processPendingEmails(db, { userId, access: deps.access, ai: deps.ai, cache, leaseMs: deps.leaseMs })
-  const written = await writeQueuedRows(db, { userId, access: deps.access, options: deps.write, leaseMs: deps.leaseMs })
-  return { synced, processed, written }
+  // One worker per mailbox at a time keeps Gmail's per-user quota; a crashed worker's lease expires.
+  const lease = { key: `mailbox:${userId}`, holder: randomUUID(), ttlMs: deps.leaseMs ?? DEFAULT_LEASE_MS }
+  if (!(await acquireLease(db, lease))) return { skipped: true as const }
+  try {
+    const cache: RawCache = new Map()
+    const synced = await syncMailbox(db, { userId, access: deps.access, cache })
+    await acquireLease(db, lease)
+    const processed = await processPendingEmails(db, { userId, access: deps.access, ai: deps.ai, cache, leaseMs: deps.leaseMs })
+    await acquireLease(db, lease)
+    const written = await writeQueuedRows(db, { userId, access: deps.access, options: deps.write, leaseMs: deps.leaseMs })
+    return { skipped: false as const, synced, processed, written }
+  } finally {
+    await releaseLease(db, lease)
+  }
 }
 
 /** Emails that should be parsed join the ledger as pending (once per parser and message). */

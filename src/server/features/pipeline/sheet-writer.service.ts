@@ -6,15 +6,7 @@ import { withUserGoogle, type GoogleAccess } from '../connections/connections.se
 import { isRetryable, sheetsApi } from '../google/google.client'
 import { DEFAULT_LEASE_MS } from './process.service'
 import { a1Sheet } from '../sheets/sheets.service'
-import {
-  acquireSpreadsheetLease,
-  findParsersByIds,
-  listRowsToWrite,
-  listSpreadsheetsToWrite,
-  releaseSpreadsheetLease,
-  setSheetState,
-  type LedgerRow,
-} from './pipeline.queries'
+import { acquireLease, findParsersByIds, listRowsToWrite, listSpreadsheetsToWrite, releaseLease, setSheetState, type LedgerRow } from './pipeline.queries'
 
 /** Rows per values.append: one call carries a whole backlog (Sheets allows ~10 MB per request). */
 export const APPEND_BATCH = 500
@@ -50,14 +42,15 @@ export async function writeQueuedRows(
   let rowsWritten = 0
   for (const spreadsheetId of await listSpreadsheetsToWrite(db, userId)) {
     const holder = randomUUID()
-    const renewLease = () => acquireSpreadsheetLease(db, { spreadsheetId, holder, ttlMs: leaseMs })
+    const key = `sheet:${spreadsheetId}`
+    const renewLease = () => acquireLease(db, { key, holder, ttlMs: leaseMs })
     if (!(await renewLease())) continue
     try {
       const result = await writeSpreadsheet(db, { userId, spreadsheetId, access, options, renewLease })
       appendCalls += result.appendCalls
       rowsWritten += result.rowsWritten
     } finally {
-      await releaseSpreadsheetLease(db, { spreadsheetId, holder })
+      await releaseLease(db, { key, holder })
     }
   }
   return { appendCalls, rowsWritten }

@@ -1,0 +1,1 @@
+DROP TABLE "spreadsheet_leases" CASCADE;
