@@ -17,7 +17,7 @@ const PARALLEL_GETS = 8
 type Call = <R>(request: () => Promise<R>) => Promise<R>
 
 /** A Gmail message as RFC 822 bytes: every source of mail ends up as these (ARCHITECTURE.md). */
-export type RawMessage = { id: string; raw: Buffer; internalDate: number; labelIds: string[] }
+export type RawMessage = { id: string; raw: Buffer; internalDate: number }
 
 async function inBatches<T, R>(items: T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = []
@@ -58,7 +58,7 @@ async function findMatching(gmail: gmail_v1.Gmail, call: Call, filters: EmailFil
 
 async function getRaw(gmail: gmail_v1.Gmail, call: Call, id: string): Promise<RawMessage> {
   const { data } = await call(() => gmail.users.messages.get({ userId: 'me', id, format: 'raw' }))
-  return { id: data.id ?? id, raw: Buffer.from(data.raw ?? '', 'base64url'), internalDate: Number(data.internalDate ?? 0), labelIds: data.labelIds ?? [] }
+  return { id: data.id ?? id, raw: Buffer.from(data.raw ?? '', 'base64url'), internalDate: Number(data.internalDate ?? 0) }
 }
 
 /** The most recent matching messages as raw bytes (the live preview and backfill read these). */

@@ -1,5 +1,5 @@
 import type { gmail_v1 } from '@googleapis/gmail'
-import { parseEmail } from '../../../engine/mime'
+import { parseEmail, type ParseEmailResult } from '../../../engine/mime'
 import type { Db } from '../../db/client'
 import { withUserGoogle, type GoogleAccess } from '../connections/connections.service'
 import { findGmailConnectionByUser } from '../connections/connections.queries'
@@ -14,8 +14,8 @@ const RESYNC_LIMIT = 500
 /** Mail in these places is not something a notification parser should see. */
 const IGNORED_LABELS = new Set(['DRAFT', 'SPAM', 'TRASH'])
 
-/** Raw messages fetched during a sync, handed to processing so nothing is downloaded twice. */
-export type RawCache = Map<string, { raw: Buffer; internalDate: number }>
+/** Messages fetched (and MIME-parsed) during a sync, handed to processing so nothing is downloaded or parsed twice. */
+export type RawCache = Map<string, { raw: Buffer; internalDate: number; parsed?: ParseEmailResult }>
 
 type Call = <R>(request: () => Promise<R>) => Promise<R>
 
@@ -52,7 +52,8 @@ async function recentMessageIds(gmail: gmail_v1.Gmail, call: Call, since: Date) 
   return ids.slice(0, RESYNC_LIMIT)
 }
 
-function isHistoryTooOld(error: unknown) {
+/** Gmail's 404: a history id too old to list from, or a message deleted since. */
+function isNotFound(error: unknown) {
   const e = error as { status?: number; response?: { status?: number } }
   return (e.response?.status ?? e.status) === 404
 }
@@ -80,7 +81,7 @@ export async function syncMailbox(db: Db, { userId, access, cache }: { userId: s
     try {
       found = await newMessageIds(gmail, call, connection.historyId)
     } catch (error) {
-      if (!isHistoryTooOld(error)) throw error
+      if (!isNotFound(error)) throw error
       const since = new Date((connection.lastSyncedAt ?? connection.createdAt).getTime() - RESYNC_OVERLAP_MS)
       const { data } = await call(() => gmail.users.getProfile({ userId: 'me' }))
       found = { ids: await recentMessageIds(gmail, call, since), historyId: data.historyId ?? null }
@@ -102,7 +103,7 @@ export async function syncMailbox(db: Db, { userId, access, cache }: { userId: s
             return data
           } catch (error) {
             // Deleted between the history record and now: nothing to parse.
-            if (isHistoryTooOld(error)) return null
+            if (isNotFound(error)) return null
             throw error
           }
         }),
@@ -124,7 +125,7 @@ export async function syncMailbox(db: Db, { userId, access, cache }: { userId: s
           const filters = { filterFrom: parser.filterFrom, filterSubject: parser.filterSubject, filterLabel: parser.filterLabel }
           if (!matchesFilters(matchable, filters)) continue
           pending.push({ userId, parserId: parser.id, gmailMessageId: message.id, receivedAt, emailSubject: headers.subject, emailFrom: headers.from, source: 'sync' as const })
-          cache?.set(message.id, { raw, internalDate: receivedAt.getTime() })
+          cache?.set(message.id, { raw, internalDate: receivedAt.getTime(), parsed })
         }
       }
       added += await insertPendingRows(db, pending)

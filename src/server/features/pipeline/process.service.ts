@@ -74,7 +74,7 @@ async function processRow(
     }
   }
   const fetchedMs = performance.now() - started
-  const parsed = await parseEmail(message.raw)
+  const parsed = message.parsed ?? (await parseEmail(message.raw))
   if (!parsed.ok) {
     await finishRow(db, row.id, { status: 'failed', error: `The email could not be read: ${parsed.reason}` })
     return 'failed'

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client'
 import { withUserGoogle, type GoogleAccess } from '../connections/connections.service'
 import { isRetryable, sheetsApi } from '../google/google.client'
 import { DEFAULT_LEASE_MS } from './process.service'
-import { a1Sheet } from '../sheets/sheets.service'
+import { a1Sheet, firstSheetTitle } from '../sheets/sheets.service'
 import { acquireLease, findParsersByIds, listRowsToWrite, listSpreadsheetsToWrite, releaseLease, setSheetState, type LedgerRow } from './pipeline.queries'
 
 /** Rows per values.append: one call carries a whole backlog (Sheets allows ~10 MB per request). */
@@ -72,8 +72,7 @@ async function writeSpreadsheet(
   let rowsWritten = 0
   return withUserGoogle(db, { userId, access, action: 'Writing to the spreadsheet' }, async (auth, call) => {
     const sheets = sheetsApi(access.google, auth)
-    const { data: meta } = await call(() => sheets.spreadsheets.get({ spreadsheetId, fields: 'sheets.properties.title' }))
-    const sheet = a1Sheet(meta.sheets?.[0]?.properties?.title ?? 'Sheet1')
+    const sheet = a1Sheet(await firstSheetTitle(sheets, call, spreadsheetId))
     let headerChecked = false
 
     for (let attempt = 0; ; ) {

@@ -83,7 +83,7 @@ export async function validateSpreadsheet(
 export type SheetCell = string | number | boolean | null
 
 /** The title of the spreadsheet's first sheet, where Mailrow writes. */
-async function firstSheetTitle(sheets: ReturnType<typeof sheetsApi>, call: <R>(request: () => Promise<R>) => Promise<R>, spreadsheetId: string) {
+export async function firstSheetTitle(sheets: ReturnType<typeof sheetsApi>, call: <R>(request: () => Promise<R>) => Promise<R>, spreadsheetId: string) {
   const { data } = await call(() => sheets.spreadsheets.get({ spreadsheetId, fields: 'sheets.properties.title' }))
   return data.sheets?.[0]?.properties?.title ?? SHEET_TITLE
 }
