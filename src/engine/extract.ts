@@ -8,6 +8,7 @@ import {
   type ExtractionStatus,
   type ExtractionUsage,
   type FieldResult,
+  type LineItem,
 } from '../shared/contracts/extraction'
 import type { ParserType } from '../shared/plans'
 import { AiError, extractWithAi, type AiProviderConfig } from './ai'
@@ -115,6 +116,46 @@ export async function trainParser(
   return { ok: true, template: { ...template, example: { subject: email.email.subject, body: body.slice(0, 20_000) } }, unmatched }
 }
 
+/** One training sample: an email and the values highlighted in it (the same field names in every sample). */
+export type TrainingSample = { email: Uint8Array | string | NormalisedEmail; fields: ExtractionField[] }
+
+/**
+ * Learns a parser from several samples of the same sender: rules that agree across the samples
+ * win, text that differs between them is variable. The first sample's fields define the parser.
+ */
+export async function trainParserFromSamples(
+  samples: TrainingSample[],
+  limits: Partial<EngineLimits> = {},
+): Promise<Outcome<{ template: TrainedTemplate; unmatched: string[] }>> {
+  if (samples.length === 0) return { ok: false, reason: 'at least one sample is needed' }
+  // Multi-sample learning is being built (issue 9); until then the first sample decides.
+  return trainParser(samples[0]!.email, samples[0]!.fields, limits)
+}
+
+/** The parser's line-item fields: those learned as a column or a list of repeated rows. */
+export function lineItemFields(template: Template): string[] {
+  return template.fields.filter((f) => Object.values(f.rules).some((rules) => rules?.some((r) => r.kind === 'column' || r.kind === 'list'))).map((f) => f.name)
+}
+
+/** Splits the line-item fields' joined values into one entry per row. */
+function lineItems(template: Template, details: Record<string, FieldResult>, reference: string | null): LineItem[] | null {
+  const names = lineItemFields(template)
+  if (names.length === 0) return null
+  const columns = names.map((name) => details[name]?.value?.split('\n') ?? [])
+  const count = Math.max(0, ...columns.map((c) => c.length))
+  const items: LineItem[] = []
+  for (let i = 0; i < count; i++) {
+    const item: LineItem = {}
+    names.forEach((name, k) => {
+      const value = columns[k]![i] ?? null
+      const field = template.fields.find((f) => f.name === name)!
+      item[name] = { value, cell: value === null ? null : cellFor(field, value, reference).cell }
+    })
+    items.push(item)
+  }
+  return items
+}
+
 export type RunOptions = {
   parserType?: ParserType
   /** The OpenAI-compatible provider; required for smart_ai and full_ai. */
@@ -153,6 +194,7 @@ function finish(
   usage: ExtractionUsage | null,
   started: number,
   error: string | null,
+  reference: string | null = null,
 ): ExtractionResult {
   const fields: Record<string, string | null> = {}
   let found = 0
@@ -165,11 +207,13 @@ function finish(
   const missing = template.fields.filter((f) => fields[f.name] === null).map((f) => f.name)
   let reason = error
   if (!reason && status !== 'success') {
-    reason = status === 'failed' ? 'no field was found in this email' : `not found: ${missing.join(', ')}`
+    const named = missing.map((name) => (details[name]?.reason ? `${name} (${details[name]!.reason})` : name))
+    reason = status === 'failed' ? 'no field was found in this email' : `not found: ${named.join(', ')}`
     const hint = warnings.find((w) => /truncated|charset|cut at/.test(w))
     if (hint) reason += ` (${hint})`
   }
-  return { status, fields, details, method, error: reason, warnings, usage, durationMs: Math.round((performance.now() - started) * 100) / 100 }
+  const items = lineItems(template, details, reference)
+  return { status, fields, details, method, error: reason, warnings, usage, durationMs: Math.round((performance.now() - started) * 100) / 100, items }
 }
 
 function failed(template: TrainedTemplate, method: ExtractionMethod, reason: string, started: number, usage: ExtractionUsage | null = null): ExtractionResult {
@@ -228,10 +272,11 @@ export async function runParser(template: TrainedTemplate, input: Uint8Array | s
     if (!rendered.ok) return failed(template, parserType, rendered.reason, started)
     const { details, warnings } = extractWithTemplate(template, rendered.rendered, limits.timeBudgetMs)
     warnings.unshift(...rendered.rendered.warnings)
-    if (parserType === 'template' || !options.ai) return finish(template, details, 'template', warnings, null, started, null)
+    const reference = rendered.rendered.email.date
+    if (parserType === 'template' || !options.ai) return finish(template, details, 'template', warnings, null, started, null, reference)
 
     const weak = template.fields.filter((f) => (details[f.name]?.confidence ?? 0) < AI_FALLBACK_BELOW)
-    if (weak.length === 0) return finish(template, details, 'template', warnings, null, started, null)
+    if (weak.length === 0) return finish(template, details, 'template', warnings, null, started, null, reference)
     return await fillWithAi(template, rendered.rendered, details, weak, warnings, parserType, options, limits, started)
   } catch (error) {
     // A bug must not take the worker down with it: the email fails with the reason.
@@ -287,12 +332,12 @@ async function fillWithAi(
       if (!ok) confidence *= 0.7
       details[field.name] = { value, cell, confidence, rule: `ai:${tier}` }
     }
-    return finish(template, details, method, warnings, answer.usage, started, null)
+    return finish(template, details, method, warnings, answer.usage, started, null, rendered.email.date)
   } catch (error) {
     const usage = error instanceof AiError ? error.usage : null
     const message = error instanceof Error ? error.message : String(error)
     if (templateFound === 0) return failed(template, method, message, started, usage)
-    return finish(template, details, method, warnings, usage, started, message)
+    return finish(template, details, method, warnings, usage, started, message, rendered.email.date)
   }
 }
 

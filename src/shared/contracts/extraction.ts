@@ -52,7 +52,15 @@ export type FieldResult = {
   confidence: number
   /** The rule that matched, e.g. `label:"order total"`, `column:"price"`, `ai:smart`; `none` when nothing did. */
   rule: string
+  /**
+   * Why the field is empty (or was dropped as doubtful), in words a user can act on:
+   * "label not found", "value does not look like the sample's". null when the value was found.
+   */
+  reason?: string | null
 }
+
+/** One line item: each line-item field's value and normalised cell in that row. */
+export type LineItem = Record<string, { value: string | null; cell: CellValue }>
 
 /** Tokens and estimated cost of the AI calls made for one email. */
 export type ExtractionUsage = {
@@ -77,4 +85,9 @@ export type ExtractionResult = {
   usage: ExtractionUsage | null
   /** Milliseconds spent, extraction only (AI calls included). */
   durationMs: number
+  /**
+   * The email's line items, one entry per repeated row, when the parser has line-item fields
+   * (null otherwise). `fields` still holds each line-item field's values joined with a line break.
+   */
+  items?: LineItem[] | null
 }
