@@ -49,10 +49,31 @@ describe('smart_ai and full_ai through an OpenAI-compatible endpoint', () => {
 
     const request = server.requests[0]!
     expect(request.model).toBe('gpt-4o-mini')
-    expect(request.response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: { required: ['Invoice', 'Amount Due'] } } })
+    expect(request.response_format).toMatchObject({ type: 'json_schema', json_schema: { schema: { required: ['Amount Due'] } } })
     const prompt = JSON.stringify(request.messages)
-    expect(prompt).toContain('Values in the example: {\\"Invoice\\":\\"INV-001\\",\\"Amount Due\\":\\"$25.00\\"}')
+    // Template first: the model is asked only for the field the template could not back.
+    expect(prompt).toContain('Values in the example: {\\"Amount Due\\":\\"$25.00\\"}')
     expect(prompt).toContain('Balance (EUR) € 310,00 payable now.')
+  })
+
+  it('offers to re-learn the template from an email whose layout drifted, when the model found the lost field in it', async () => {
+    server.reply(answer({ 'Amount Due': '€ 310,00' }))
+    const drifted = eml({ text: 'Invoice: INV-779\nBalance (EUR) € 310,00 payable now.' })
+    const result = await runParser(template, drifted, { parserType: 'smart_ai', ai })
+    expect(result.repair).toEqual({
+      fields: [
+        { name: 'Invoice', value: 'INV-779' },
+        { name: 'Amount Due', value: '€ 310,00', type: 'money' },
+      ],
+    })
+    const relearned = await trainParser(drifted, result.repair!.fields)
+    if (!relearned.ok) throw new Error(relearned.reason)
+    const next = await runParser(relearned.template, eml({ text: 'Invoice: INV-780\nBalance (EUR) € 1.020,50 payable now.' }), { parserType: 'smart_ai', ai })
+    expect(next).toMatchObject({ status: 'success', method: 'template', fields: { Invoice: 'INV-780', 'Amount Due': '€ 1.020,50' } })
+    // A value the model did not find word for word in the email is no ground to re-learn.
+    server.reply(answer({ 'Amount Due': '$310.00' }))
+    const reworded = await runParser(template, drifted, { parserType: 'smart_ai', ai })
+    expect(reworded.repair).toBeNull()
   })
 
   it('uses the model alone when the template finds nothing, and trusts less what the email does not contain', async () => {

@@ -71,11 +71,12 @@ describe('runParser with the template parser', () => {
     expect(paid.warnings).toContain('"Shipping": "Next week" does not read as money')
   })
 
-  it('fails AI parser types without a provider', async () => {
+  it('AI parser types without a provider deliver what the template found, and say why the rest is missing', async () => {
     const template = await trained()
     for (const parserType of ['smart_ai', 'full_ai'] as const) {
-      const result = await runParser(template, target({ order: '1' }), { parserType })
-      expect(result).toMatchObject({ status: 'failed', method: parserType, error: AI_NOT_CONFIGURED })
+      const partial = await runParser(template, eml({ text: 'Thanks for your order!\nOrder number: #1001' }), { parserType })
+      expect(partial).toMatchObject({ status: 'partial', method: 'template', error: AI_NOT_CONFIGURED, fields: { Order: '1001' } })
+      expect(partial.details.Total).toMatchObject({ value: null, reason: AI_NOT_CONFIGURED })
     }
   })
 

@@ -264,7 +264,6 @@ export async function runParser(template: TrainedTemplate, input: Uint8Array | s
   const started = performance.now()
   const parserType = options.parserType ?? 'template'
   const limits = { ...DEFAULT_ENGINE_LIMITS, ...options.limits }
-  if (parserType !== 'template' && !options.ai) return failed(template, parserType, AI_NOT_CONFIGURED, started)
   try {
     const email = await toEmail(input, limits)
     if (!email.ok) return failed(template, parserType, email.reason, started)
@@ -273,10 +272,16 @@ export async function runParser(template: TrainedTemplate, input: Uint8Array | s
     const { details, warnings } = extractWithTemplate(template, rendered.rendered, limits.timeBudgetMs)
     warnings.unshift(...rendered.rendered.warnings)
     const reference = rendered.rendered.email.date
-    if (parserType === 'template' || !options.ai) return finish(template, details, 'template', warnings, null, started, null, reference)
+    if (parserType === 'template') return finish(template, details, 'template', warnings, null, started, null, reference)
 
+    // Template first: the model is asked only for what the template could not back.
     const weak = template.fields.filter((f) => (details[f.name]?.confidence ?? 0) < AI_FALLBACK_BELOW)
     if (weak.length === 0) return finish(template, details, 'template', warnings, null, started, null, reference)
+    if (!options.ai) {
+      // Without a provider an AI parser still delivers what the template found, and says why the rest is missing.
+      for (const f of weak) if (details[f.name]?.value === null) details[f.name] = { ...details[f.name]!, reason: AI_NOT_CONFIGURED }
+      return finish(template, details, 'template', warnings, null, started, AI_NOT_CONFIGURED, reference)
+    }
     return await fillWithAi(template, rendered.rendered, details, weak, warnings, parserType, options, limits, started)
   } catch (error) {
     // A bug must not take the worker down with it: the email fails with the reason.
@@ -311,7 +316,7 @@ async function fillWithAi(
     const answer = await extractWithAi({
       config: options.ai!,
       tier,
-      fields: template.fields.map((f) => ({ name: f.name, type: f.type, sampleValue: f.sampleValue })),
+      fields: weak.map((f) => ({ name: f.name, type: f.type, sampleValue: f.sampleValue })),
       example: template.example,
       target: {
         subject: rendered.email.subject,
@@ -332,13 +337,32 @@ async function fillWithAi(
       if (!ok) confidence *= 0.7
       details[field.name] = { value, cell, confidence, rule: `ai:${tier}` }
     }
-    return finish(template, details, method, warnings, answer.usage, started, null, rendered.email.date)
+    const result = finish(template, details, method, warnings, answer.usage, started, null, rendered.email.date)
+    return { ...result, repair: repairFor(template, details, weak, squash(`${rendered.email.subject}\n${rendered.body}`)) }
   } catch (error) {
     const usage = error instanceof AiError ? error.usage : null
     const message = error instanceof Error ? error.message : String(error)
     if (templateFound === 0) return failed(template, method, message, started, usage)
     return finish(template, details, method, warnings, usage, started, message, rendered.email.date)
   }
+}
+
+/**
+ * When the model found, word for word in the email, fields the template had lost (the sender's
+ * layout drifted), the highlights to re-learn the template from this email: every value the
+ * email shows, as if the user had highlighted them.
+ */
+function repairFor(template: TrainedTemplate, details: Record<string, FieldResult>, weak: FieldTemplate[], haystack: string): { fields: ExtractionField[] } | null {
+  const recovered = weak.filter((f) => details[f.name]?.rule.startsWith('ai:') && haystack.includes(squash(details[f.name]!.value!)))
+  if (recovered.length === 0) return null
+  const fields: ExtractionField[] = []
+  for (const f of template.fields) {
+    const value = details[f.name]?.value
+    if (!value || !haystack.includes(squash(value))) continue
+    // A line-item field is highlighted by its first item, as the user does in the wizard.
+    fields.push({ name: f.name, value: value.split('\n')[0]!, ...(f.type ? { type: f.type } : {}) })
+  }
+  return fields.length > 0 ? { fields } : null
 }
 
 function squash(s: string): string {

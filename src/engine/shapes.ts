@@ -177,6 +177,9 @@ export function detectShape(value: string, type?: FieldType): { shape: Shape; op
   if (FULL.money.test(v) && /[^\d\s.,%'-]/.test(v)) return { shape: 'money', options: moneyOptions(v) }
   if (FULL.date.test(v) && (HAS_LETTER.test(v) || /\d{4}|\d[-/.]\d{1,2}[-/.]\d/.test(v))) return { shape: 'date', options: { withTime: hasTime(v) } }
   if (FULL.time.test(v)) return { shape: 'time', options: {} }
+  // A long run of digits is a reference (tracking, account, order number), not a quantity: the
+  // next email's may be longer, or have letters (`1Z999AA10123456784`).
+  if (/^\d{9,}$/.test(v)) return { shape: 'id', options: { skeleton: skeletonOf(v), lower: false } }
   if (FULL.number.test(v)) return { shape: 'number', options: { percent: v.endsWith('%') } }
   if (FULL.phone.test(v) && (v.match(/\d/g)?.length ?? 0) >= 7) return { shape: 'phone', options: {} }
   if (!/\s/.test(v) && HAS_DIGIT.test(v) && v.length <= 80) return { shape: 'id', options: { skeleton: skeletonOf(v), lower: /\p{Ll}/u.test(v) } }

@@ -90,4 +90,9 @@ export type ExtractionResult = {
    * (null otherwise). `fields` still holds each line-item field's values joined with a line break.
    */
   items?: LineItem[] | null
+  /**
+   * AI parsers: the model found, word for word, fields the template had lost (a drifted layout).
+   * These are the highlights to re-learn the template from this email; null otherwise.
+   */
+  repair?: { fields: ExtractionField[] } | null
 }
