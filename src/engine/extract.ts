@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks'
+import { z } from 'zod'
 import {
   extractionFieldsSchema,
   type CellValue,
@@ -17,10 +18,17 @@ import { normaliseCell } from './field-types'
 import { htmlToText } from './html-to-text'
 import { parseEmail, type MimeLimits, type NormalisedEmail } from './mime'
 import { pdfText, type PdfLimits } from './pdf'
-import { extractField, lazyDocs, learnTemplate, type Docs, type FieldTemplate, type Template, type View } from './template'
+import { extractField, lazyDocs, learnTemplate, parseStoredTemplateWith, templateSchema, type Docs, type FieldTemplate, type StoredTemplateResult, type Template, type View } from './template'
 
 /** A learned template plus the sample's text, which the AI parsers use as their worked example. */
 export type TrainedTemplate = Template & { example: { subject: string; body: string } }
+
+const trainedTemplateSchema = templateSchema.extend({ example: z.object({ subject: z.string(), body: z.string() }) })
+
+/** A TrainedTemplate as stored (the parsers table), upgraded to the current version and validated. */
+export function parseTrainedTemplate(json: unknown): StoredTemplateResult<TrainedTemplate> {
+  return parseStoredTemplateWith(trainedTemplateSchema, json)
+}
 
 export type EngineLimits = {
   mime: Partial<MimeLimits>

@@ -1,5 +1,5 @@
 import type { AiProviderConfig } from '../../../engine/ai'
-import { runParser, trainParser, type TrainedTemplate } from '../../../engine/extract'
+import { parseTrainedTemplate, runParser, trainParser, type TrainedTemplate } from '../../../engine/extract'
 import { parseEmail, type NormalisedEmail } from '../../../engine/mime'
 import type { ExtractionField, ExtractionResult } from '../../../shared/contracts/extraction'
 import type { ParserType } from '../../../shared/plans'
@@ -39,6 +39,24 @@ export async function trainTemplate(sample: NormalisedEmail, fields: ExtractionF
   const trained = await trainParser(sample, fields)
   if (!trained.ok) throw new AppError('VALIDATION', trained.reason)
   return { template: trained.template, unmatched: trained.unmatched }
+}
+
+const storedTemplates = new WeakMap<object, { ok: true; template: TrainedTemplate } | { ok: false; reason: string }>()
+
+/**
+ * A parser's template as the parsers table stores it (JSON), checked against the engine's schema
+ * and upgraded to the current version. Checked once per loaded row: a batch runs one parser over
+ * many emails.
+ */
+export function readStoredTemplate(stored: unknown): { ok: true; template: TrainedTemplate } | { ok: false; reason: string } {
+  const cacheable = typeof stored === 'object' && stored !== null
+  let result = cacheable ? storedTemplates.get(stored) : undefined
+  if (!result) {
+    const parsed = parseTrainedTemplate(stored)
+    result = parsed.ok ? parsed : { ok: false, reason: `The parser's saved template cannot be used (${parsed.reason}). Create the parser again.` }
+    if (cacheable) storedTemplates.set(stored, result)
+  }
+  return result
 }
 
 export function extractFromEmail(

@@ -1,5 +1,4 @@
 import type { AiProviderConfig } from '../../../engine/ai'
-import type { TrainedTemplate } from '../../../engine/extract'
 import type { ExtractionField } from '../../../shared/contracts/extraction'
 import {
   planViolation,
@@ -18,7 +17,7 @@ import type { DestinationConfig } from '../../db/schema'
 import { AppError } from '../../lib/errors'
 import { findUserById } from '../account/account.queries'
 import { getGmailConnectionStatus, type GoogleAccess } from '../connections/connections.service'
-import { emailFacts, extractFromEmail, readEmail, sampleEmail, toSheetRow, trainTemplate } from '../extraction/extraction.service'
+import { emailFacts, extractFromEmail, readStoredTemplate, readEmail, sampleEmail, toSheetRow, trainTemplate } from '../extraction/extraction.service'
 import { currentHistoryId, getRawMessage, listMatchingMessageIds, listMatchingRawMessages } from '../gmail/gmail.service'
 import { addPendingEmails, backfillProgress, recentFailures } from '../pipeline/pipeline.service'
 import { appendRows, createSpreadsheet, validateSpreadsheet } from '../sheets/sheets.service'
@@ -200,7 +199,12 @@ export async function testParser(
     await upsertTestResult(db, { userId, parserId, gmailMessageId: emailId, status: 'failed', error: email.message, receivedAt: new Date(message.internalDate) })
     return { success: false, error: email.message, extracted_data: {}, extraction_method: null, written_to_sheets: false }
   }
-  const result = await extractFromEmail(parser.template as unknown as TrainedTemplate, email, {
+  const template = readStoredTemplate(parser.template)
+  if (!template.ok) {
+    await upsertTestResult(db, { userId, parserId, gmailMessageId: emailId, status: 'failed', error: template.reason, receivedAt: new Date(message.internalDate) })
+    return { success: false, error: template.reason, extracted_data: {}, extraction_method: null, written_to_sheets: false }
+  }
+  const result = await extractFromEmail(template.template, email, {
     parserType: parser.parserType,
     parseAttachments: parser.parseAttachments,
     ai,

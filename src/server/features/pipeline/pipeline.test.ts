@@ -151,6 +151,20 @@ describe('the pipeline', () => {
     expect(view.alert).toMatch(/^The last 3 emails failed: /)
   })
 
+  it('a parser whose stored template no longer reads fails its emails with the reason, and the pass goes on', async () => {
+    const { userId, parser, spreadsheetId } = await userWithOrderParser(t, google, { email: nextEmail() })
+    const [stored] = await t.db.select({ template: parsers.template }).from(parsers).where(eq(parsers.id, parser.id))
+    await t.db.update(parsers).set({ template: { ...stored!.template, version: 99 } }).where(eq(parsers.id, parser.id))
+    await deliverOrders(google, 900, 2)
+    await drain(userId)
+    const ledger = await t.db.select().from(parsedEmails).where(eq(parsedEmails.parserId, parser.id))
+    expect(ledger.map((r) => [r.status, r.error])).toEqual([
+      ['failed', "The parser's saved template cannot be used (the stored template is version 99, newer than this build reads (1)). Create the parser again."],
+      ['failed', "The parser's saved template cannot be used (the stored template is version 99, newer than this build reads (1)). Create the parser again."],
+    ])
+    expect(await sheetRows(google, spreadsheetId)).toHaveLength(1)
+  })
+
   it('the worker polls on its own: a new email becomes a row without anyone asking', async () => {
     const { spreadsheetId } = await userWithOrderParser(t, google, { email: nextEmail() })
     const worker = await startWorker({ database: t.deps.database, logger: createLogger('silent'), pipeline: deps, pollIntervalSeconds: 0.5 })

@@ -1,10 +1,9 @@
 import type { AiProviderConfig } from '../../../engine/ai'
-import type { TrainedTemplate } from '../../../engine/extract'
 import { parseEmail } from '../../../engine/mime'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/errors'
 import type { GoogleAccess } from '../connections/connections.service'
-import { emailFacts, extractFromEmail, toSheetRow } from '../extraction/extraction.service'
+import { emailFacts, extractFromEmail, readStoredTemplate, toSheetRow } from '../extraction/extraction.service'
 import { getRawMessage } from '../gmail/gmail.service'
 import { getMonthlyUsage } from '../usage/usage.service'
 import type { RawCache } from './mailbox-sync.service'
@@ -60,6 +59,11 @@ async function processRow(
     await finishRow(db, row.id, { status: 'skipped', error: 'The parser was deleted before this email was processed.' })
     return 'skipped'
   }
+  const template = readStoredTemplate(parser.template)
+  if (!template.ok) {
+    await finishRow(db, row.id, { status: 'failed', error: template.reason })
+    return 'failed'
+  }
   let message = cache?.get(row.gmailMessageId)
   if (!message) {
     try {
@@ -79,7 +83,7 @@ async function processRow(
     await finishRow(db, row.id, { status: 'failed', error: `The email could not be read: ${parsed.reason}` })
     return 'failed'
   }
-  const result = await extractFromEmail(parser.template as unknown as TrainedTemplate, parsed.email, {
+  const result = await extractFromEmail(template.template, parsed.email, {
     parserType: parser.parserType,
     parseAttachments: parser.parseAttachments,
     ai,

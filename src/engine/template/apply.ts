@@ -1,0 +1,75 @@
+import { buildDoc, type Doc } from '../doc'
+import { isStrong, sameSkeleton } from '../shapes'
+import { squash, tokenIndex, WILDCARD } from './anchors'
+import { RULES } from './rules/registry'
+import type { Docs, FieldMatch, FieldTemplate, HandlerOf, Rule, View } from './types'
+
+/** Applies one rule; the value and a confidence, or null. */
+export function applyRule(doc: Doc, rule: Rule, field: FieldTemplate): FieldMatch | null {
+  const handler: HandlerOf<Rule> = RULES[rule.kind]
+  const got = handler.apply(doc, rule, field)
+  if (got === null) return null
+  const { value } = got
+  let confidence = handler.baseConfidence - got.penalty
+  if (field.shape === 'id' && !value.includes('\n') && !sameSkeleton(value, field.shapeOptions)) confidence -= 0.1
+  if (!isStrong(field.shape) && value.length > field.sampleValue.length * 3 + 40) confidence -= 0.2
+  return { value, confidence: Math.max(0.05, Math.min(1, confidence)), rule: describeRule(rule) }
+}
+
+export function describeRule(rule: Rule): string {
+  const handler: HandlerOf<Rule> = RULES[rule.kind]
+  return handler.describe(rule)
+}
+
+/** Which learned rules to try on which of the target's bodies, best first. Bodies are built on first use. */
+function plan(field: FieldTemplate, docs: Docs): Array<[View, Rule[]]> {
+  const out: Array<[View, Rule[]]> = []
+  const html = 'html' in docs
+  const text = 'text' in docs
+  const r = field.rules
+  if (html && r.html) out.push(['html', r.html])
+  if (text && r.text) out.push(['text', r.text])
+  if (html && !r.html && r.text) out.push(['html', r.text])
+  if (text && r.html) out.push(['text', r.html])
+  if (html && r.html && r.text) out.push(['html', r.text])
+  if ('subject' in docs && r.subject) out.push(['subject', r.subject])
+  return out
+}
+
+/** Whether a label rule's words appear nowhere in the document: then the field is most likely absent. */
+function labelAbsent(doc: Doc, rules: Rule[]): boolean {
+  const index = tokenIndex(doc)
+  return rules.some((r) => r.kind === 'label' && r.anchor.some((w) => w !== WILDCARD && !index.has(w)))
+}
+
+export function extractField(field: FieldTemplate, docs: Docs, fixed: ReadonlySet<string> = new Set(), deadline = Infinity): FieldMatch | null {
+  let bodyWithoutLabel = false
+  for (const [view, rules] of plan(field, docs)) {
+    if (performance.now() > deadline) return null
+    // The HTML and text bodies carry the same content: a label missing from one is missing from both.
+    if (bodyWithoutLabel && view !== 'subject') continue
+    const doc = docs[view]
+    if (!doc) continue
+    // Positions are a last resort, never a way around a label the email no longer has.
+    const absent = labelAbsent(doc, rules)
+    for (const rule of rules) {
+      const unlabelled = rule.kind === 'landmark' || rule.kind === 'position'
+      if (absent && unlabelled) continue
+      const match = applyRule(doc, rule, field)
+      // Without a label, a line the sample showed as fixed text is the template, not a value.
+      if (match && !(unlabelled && fixed.has(squash(match.value)))) return match
+    }
+    if (absent && view !== 'subject' && rules === (view === 'html' ? field.rules.html : field.rules.text)) bodyWithoutLabel = true
+  }
+  return null
+}
+
+/** Rendered bodies → documents, each built the first time a rule reads it. */
+export function lazyDocs(sources: Partial<Record<View, () => string>>): Docs {
+  const docs: Docs = {}
+  for (const [view, source] of Object.entries(sources) as Array<[View, () => string]>) {
+    let doc: Doc | undefined
+    Object.defineProperty(docs, view, { enumerable: true, get: () => (doc ??= buildDoc(source())) })
+  }
+  return docs
+}

@@ -1,0 +1,132 @@
+import { cleanValue, lineOf, lineText, tokenAt, type Doc } from '../doc'
+import { detectShape, fitsShape, hasDigit, isStrong, matchShapeAt, skeletonOf } from '../shapes'
+import { cellEnd, startsLineOrCell, tokensAfter, wordsAfter, wordsOf } from './anchors'
+import { spanAt, type Span } from './spans'
+import type { Extent, FieldTemplate } from './types'
+
+/** `missed`: the word that ends the value in the sample was not found, so the value ran to the end of its cell. */
+export function applyExtent(doc: Doc, start: number, extent: Extent, field: FieldTemplate): { value: string; end: number; missed?: boolean } | null {
+  const text = doc.text
+  switch (extent.kind) {
+    case 'shape': {
+      const m = matchShapeAt(text, start, field.shape, field.shapeOptions)
+      return m ? { value: m, end: start + m.length } : null
+    }
+    case 'cell': {
+      const end = cellEnd(doc, start)
+      return { value: text.slice(start, end), end }
+    }
+    case 'until': {
+      const line = lineOf(doc, start)
+      const end = cellEnd(doc, start)
+      for (let i = tokenAt(doc, start + 1); i < doc.tokens.length; i++) {
+        const t = doc.tokens[i]!
+        if (t.line !== line) break
+        if (t.norm !== extent.stop[0]) continue
+        let ok = true
+        for (let k = 1, j = i; k < extent.stop.length; k++) {
+          j++
+          if (j >= doc.tokens.length || doc.tokens[j]!.norm !== extent.stop[k]) {
+            ok = false
+            break
+          }
+        }
+        if (ok && t.start > start) return { value: text.slice(start, t.start), end: t.start }
+      }
+      return { value: text.slice(start, end), end, missed: true }
+    }
+    case 'until-digit': {
+      const line = lineOf(doc, start)
+      const end = cellEnd(doc, start)
+      for (let i = tokenAt(doc, start + 1); i < doc.tokens.length; i++) {
+        const t = doc.tokens[i]!
+        if (t.line !== line || t.start >= end) break
+        if (hasDigit(t.norm)) return { value: text.slice(start, t.start), end: t.start }
+      }
+      return { value: text.slice(start, end), end }
+    }
+    case 'until-shape': {
+      const line = lineOf(doc, start)
+      const end = cellEnd(doc, start)
+      let firstAny = -1
+      for (let i = tokenAt(doc, start + 1); i < doc.tokens.length; i++) {
+        const t = doc.tokens[i]!
+        if (t.line !== line || t.start >= end) break
+        const m = matchShapeAt(text, t.start, extent.shape, { withTime: true, currencySuffix: true })
+        if (m === null) continue
+        // The sample's form first (`Apr 18, 2025`), so `seats × 3 Apr 18` is not read as a date.
+        if (skeletonOf(m) === extent.skeleton) return { value: text.slice(start, t.start), end: t.start }
+        if (firstAny < 0) firstAny = t.start
+      }
+      if (firstAny >= 0) return { value: text.slice(start, firstAny), end: firstAny }
+      return { value: text.slice(start, end), end }
+    }
+    case 'lines': {
+      const first = lineOf(doc, start)
+      let last = first
+      for (let l = first + 1; l < doc.lineStart.length && l < first + 60; l++) {
+        const lt = lineText(doc, l)
+        if (lt === '') {
+          if (extent.stop === null) break
+          continue
+        }
+        if (extent.stop && startsWithWords(lt, extent.stop)) break
+        // A rule line (`--`, `____`) ends a block of text such as a message or a description.
+        if (!/[\p{L}\p{N}]/u.test(lt)) break
+        last = l
+      }
+      const end = doc.lineEnd[last]!
+      return { value: text.slice(start, end), end }
+    }
+  }
+}
+
+function startsWithWords(line: string, words: string[]): boolean {
+  const w = wordsOf(line.slice(0, 200))
+  for (let i = 0; i < words.length; i++) if (w[i] !== words[i]) return false
+  return true
+}
+
+export function acceptable(value: string, field: FieldTemplate): boolean {
+  if (value === '') return false
+  if (isStrong(field.shape)) return fitsShape(value, field.shape, field.shapeOptions)
+  const limit = field.sampleValue.includes('\n') ? 5000 : Math.max(200, field.sampleValue.length * 6)
+  return value.length <= limit
+}
+
+export function learnExtent(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]): Extent[] {
+  const [start, end] = span
+  const value = cleanValue(doc.text.slice(start, end))
+  const out: Extent[] = []
+  if (doc.text.slice(start, end).includes('\n')) {
+    const after = wordsAfter(doc, end, variable)
+    const stop = after.length > 0 && startsLineOrCell(doc, doc.tokens[after[0]!]!.start) ? after.map((i) => doc.tokens[i]!.norm) : null
+    out.push({ kind: 'lines', stop })
+    return out
+  }
+  if (isStrong(field.shape)) {
+    const m = matchShapeAt(doc.text, start, field.shape, field.shapeOptions)
+    if (m !== null && cleanValue(m) === value) out.push({ kind: 'shape' })
+  }
+  const ce = cellEnd(doc, start)
+  let rest = end
+  while (rest < ce && doc.text.charCodeAt(rest) === 32) rest++
+  if (rest >= ce) {
+    out.push({ kind: 'cell' })
+  } else {
+    const stop = tokensAfter(doc, end, 2, variable)
+    if (stop.length > 0) out.push({ kind: 'until', stop })
+    else {
+      const next = doc.tokens[tokenAt(doc, end)]
+      const following = next ? spanAt(variable, next.start, next.start + 1) : undefined
+      if (following && following[0] === next!.start) {
+        const followingText = doc.text.slice(following[0], following[1])
+        const { shape } = detectShape(followingText)
+        const m = isStrong(shape) && shape !== 'id' ? matchShapeAt(doc.text, following[0], shape, { withTime: true, currencySuffix: true }) : null
+        if (m !== null) out.push({ kind: 'until-shape', shape, skeleton: skeletonOf(m) })
+      }
+      if (next && next.start < ce && hasDigit(next.norm) && !hasDigit(value)) out.push({ kind: 'until-digit' })
+    }
+  }
+  return out
+}

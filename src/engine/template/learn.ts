@@ -1,0 +1,147 @@
+import type { ExtractionField } from '../../shared/contracts/extraction'
+import { cleanValue, lineText, type Doc } from '../doc'
+import { detectShape, findShapeSpans } from '../shapes'
+import { isLabelLine, squash } from './anchors'
+import { learnExtent } from './extent'
+import { learnColumn } from './rules/column'
+import { learnLabel } from './rules/label'
+import { learnLandmarks } from './rules/landmark'
+import { learnList } from './rules/list'
+import { learnPattern } from './rules/pattern'
+import { learnPosition } from './rules/position'
+import { learnSuffix } from './rules/suffix'
+import { mergeSpans, type Span } from './spans'
+import type { Docs, FieldTemplate, Rule, Template, View } from './types'
+
+/** Occurrences of the highlighted text in a body, whitespace-insensitive. */
+function findOccurrences(doc: Doc, value: string): Span[] {
+  const parts = value.trim().split(/\s+/).filter(Boolean)
+  if (parts.length === 0) return []
+  const body = parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')
+  // A value that starts or ends with a letter or digit must not be cut out of a longer word or number.
+  const lead = /^[\p{L}\p{N}]/u.test(parts[0]!) ? '(?<![\\p{L}\\p{N}])' : ''
+  const tail = /[\p{L}\p{N}]$/u.test(parts[parts.length - 1]!) ? '(?![\\p{L}\\p{N}])' : ''
+  const source = `${lead}${body}${tail}`
+  for (const flags of ['gu', 'giu']) {
+    const re = new RegExp(source, flags)
+    const out: Span[] = []
+    let m: RegExpExecArray | null
+    while ((m = re.exec(doc.text)) !== null && out.length < 500) {
+      out.push([m.index, m.index + m[0].length])
+      re.lastIndex = m.index + Math.max(1, m[0].length)
+    }
+    if (out.length > 0) return out
+  }
+  return []
+}
+
+function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField): Span {
+  const ctx = field.context
+  if (ctx?.before || ctx?.after) {
+    let best = spans[Math.min(ctx.occurrence ?? 0, spans.length - 1)]!
+    // Context that matches nowhere (another rendering of the body) leaves the default occurrence.
+    let bestScore = Math.min(6, Math.max(1, (ctx.before?.trim().length ?? 0) + (ctx.after?.trim().length ?? 0)) - 1)
+    for (const span of spans) {
+      let score = 0
+      if (ctx.before) {
+        const before = squash(doc.text.slice(Math.max(0, span[0] - ctx.before.length * 2 - 20), span[0]))
+        const want = squash(ctx.before)
+        const n = commonSuffix(before, want)
+        // `Total:` must not match inside `Subtotal:`: a whole match ends at a word boundary.
+        score += n === want.length && /[\p{L}\p{N}]/u.test(before[before.length - n - 1] ?? '') ? n - 0.5 : n
+      }
+      if (ctx.after) {
+        const after = squash(doc.text.slice(span[1], span[1] + ctx.after.length * 2 + 20))
+        const want = squash(ctx.after)
+        const n = commonPrefix(after, want)
+        score += n === want.length && /[\p{L}\p{N}]/u.test(after[n] ?? '') ? n - 0.5 : n
+      }
+      if (score > bestScore) {
+        best = span
+        bestScore = score
+      }
+    }
+    return best
+  }
+  return spans[Math.min(ctx?.occurrence ?? 0, spans.length - 1)]!
+}
+
+function commonSuffix(a: string, b: string): number {
+  let n = 0
+  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++
+  return n
+}
+function commonPrefix(a: string, b: string): number {
+  let n = 0
+  while (n < a.length && n < b.length && a[n] === b[n]) n++
+  return n
+}
+
+function learnRules(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], view: View): Rule[] {
+  const others = variable.filter((s) => s[1] <= span[0] || s[0] >= span[1])
+  const extents = learnExtent(doc, span, field, others)
+  const rules: Rule[] = []
+  const push = (rule: Rule | null) => {
+    if (rule) rules.push(rule)
+  }
+  if (view !== 'subject') {
+    const repeated = Object.values(field.rules).some((list) => list?.some((r) => r.kind === 'column' || r.kind === 'list'))
+    push(learnColumn(doc, span, field, others, extents))
+    push(learnList(doc, span, field, others, repeated))
+  }
+  push(learnLabel(doc, span, field, others, extents))
+  push(learnSuffix(doc, span, field, others))
+  push(learnPattern(doc, span, field, others))
+  if (view !== 'subject') {
+    rules.push(...learnLandmarks(doc, span, field, others, extents))
+    push(learnPosition(doc, span, field, others, extents))
+  }
+  return rules
+}
+
+function guessDayFirst(value: string): boolean | undefined {
+  const m = /(\d{1,2})[-/.](\d{1,2})[-/.](\d{2,4})/.exec(value)
+  if (!m) return undefined
+  if (+m[1]! > 12) return true
+  if (+m[2]! > 12) return false
+  return undefined
+}
+
+/** Learns a template from the sample's rendered bodies and the highlighted fields. */
+export function learnTemplate(docs: Docs, fields: ExtractionField[]): Template {
+  const templates: FieldTemplate[] = fields.map((f) => {
+    const { shape, options } = detectShape(f.value, f.type)
+    const t: FieldTemplate = { name: f.name, sampleValue: cleanValue(f.value), shape, shapeOptions: options, rules: {} }
+    if (f.type) t.type = f.type
+    const dayFirst = guessDayFirst(f.value)
+    if (dayFirst !== undefined) t.dayFirst = dayFirst
+    return t
+  })
+  for (const view of ['html', 'text', 'subject'] as const) {
+    const doc = docs[view]
+    if (!doc) continue
+    const found = fields.map((f) => findOccurrences(doc, f.value))
+    const spans: Array<Span | null> = fields.map((f, i) => (found[i]!.length > 0 ? chooseOccurrence(doc, found[i]!, f) : null))
+    // Every occurrence of a highlighted value is variable text, never an anchor; so are dates, amounts, links.
+    const variable = mergeSpans([...found.flatMap((list) => list.slice(0, 50)), ...findShapeSpans(doc.text)])
+    fields.forEach((_, i) => {
+      const span = spans[i]
+      if (!span) return
+      // The subject is only a fallback for values the body does not show.
+      if (view === 'subject' && (templates[i]!.rules.html?.length || templates[i]!.rules.text?.length)) return
+      const rules = learnRules(doc, span, templates[i]!, variable, view)
+      if (rules.length > 0) templates[i]!.rules[view] = rules
+    })
+  }
+  const fixed = new Set<string>()
+  for (const view of ['html', 'text'] as const) {
+    const doc = docs[view]
+    if (!doc) continue
+    const variable = mergeSpans(fields.flatMap((f) => findOccurrences(doc, f.value).slice(0, 50)))
+    for (let l = 0; l < doc.lineStart.length && fixed.size < 500; l++) {
+      const text = lineText(doc, l)
+      if (isLabelLine(text, doc, l, variable)) fixed.add(squash(text))
+    }
+  }
+  return { version: 1, fields: templates, fixed: [...fixed] }
+}

@@ -1,0 +1,106 @@
+import { cleanValue, lineOf, tokenAt, type Doc } from '../../doc'
+import { isStrong } from '../../shapes'
+import { cellEnd, DEFAULT_SKIP, findAnchor, gapIsStrong, sameValue, skipGap, startsLineOrCell, tokensAfter, WILDCARD, wordsBefore } from '../anchors'
+import { acceptable, applyExtent } from '../extent'
+import type { Span } from '../spans'
+import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
+import { pick, type Candidate } from './candidates'
+
+function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field: FieldTemplate): Candidate[] {
+  const out: Candidate[] = []
+  for (const { first, last } of findAnchor(doc, rule.anchor)) {
+    const anchorEnd = doc.tokens[last]!.end
+    const start = skipGap(doc, anchorEnd, rule.skip)
+    if (start < 0) continue
+    // The value must follow the label closely: at most the next line.
+    if (lineOf(doc, start) - doc.tokens[last]!.line > 1) continue
+    const got = applyExtent(doc, start, rule.extent, field)
+    if (!got) continue
+    const value = cleanValue(got.value)
+    let relaxed = false
+    if (!acceptable(value, field)) {
+      // An id of another form (a branch called `main` where the sample had `release/2.4`) is still
+      // taken after a label that ends, as in the sample, in a colon, tab or line break.
+      if (field.shape !== 'id' || /\s/.test(value) || value.length > 80 || !/[\p{L}\p{N}]/u.test(value)) continue
+      relaxed = true
+    }
+    let fit = relaxed ? -0.5 : 0
+    const strong = gapIsStrong(doc.text.slice(anchorEnd, start))
+    // Free text after a label that was followed by a colon, tab or line break needs one here too.
+    if (rule.strongGap && !strong && (!isStrong(field.shape) || relaxed)) continue
+    if (strong === rule.strongGap) fit++
+    if (startsLineOrCell(doc, doc.tokens[first]!.start) === rule.atStart) fit++
+    const after = tokensAfter(doc, got.end, rule.after.length || 1, [])
+    if (rule.after.length === 0 ? got.end >= cellEnd(doc, got.end) || after.length === 0 : rule.after.every((w, k) => after[k] === w)) fit++
+    out.push({ start, value, fit })
+  }
+  return out
+}
+
+export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], extents: Extent[]): Rule | null {
+  const before = wordsBefore(doc, span[0], variable)
+  if (before.length === 0) return null
+  // The gap between the label (its last word, or the wildcard) and the value holds only separators.
+  let gapStart = span[0]
+  for (let i = tokenAt(doc, span[0]) - 1; i >= 0; i--) {
+    if (doc.tokens[i]!.word) {
+      gapStart = doc.tokens[i]!.end
+      break
+    }
+  }
+  const gap = doc.text.slice(gapStart, span[0])
+  if (/[\p{L}\p{N}]/u.test(gap)) return null
+  const lead = doc.text[span[0]]!
+  const skip = [...new Set((DEFAULT_SKIP + gap.replace(/[\s\p{L}\p{N}]/gu, '')).split(''))].filter((c) => c !== lead).join('')
+  const ce = cellEnd(doc, span[1])
+  const afterTokens = span[1] >= ce ? [] : tokensAfter(doc, span[1], 2, variable)
+  let best: Rule | null = null
+  let bestScore = Infinity
+  for (const extent of extents) {
+    for (let n = 1; n <= before.length; n++) {
+      const anchor = before.slice(before.length - n)
+      if (anchor[0] === WILDCARD) continue
+      const rule: Extract<Rule, { kind: 'label' }> = {
+        kind: 'label',
+        anchor,
+        ordinal: 0,
+        skip,
+        extent,
+        strongGap: gapIsStrong(gap),
+        atStart: false,
+        after: afterTokens,
+      }
+      const located = findAnchor(doc, anchor).find(({ last }) => doc.tokens[last]!.end <= span[0] && skipGap(doc, doc.tokens[last]!.end, skip) === span[0])
+      if (!located) continue
+      // A label on the line above is that whole line (`Order number` over `12345`), not its last words.
+      const labelLine = doc.tokens[located.first]!.line
+      if (labelLine !== lineOf(doc, span[0]) && !startsLineOrCell(doc, doc.tokens[located.first]!.start)) continue
+      rule.atStart = startsLineOrCell(doc, doc.tokens[located.first]!.start)
+      const candidates = labelCandidates(doc, rule, field)
+      let top = -1
+      for (const c of candidates) if (c.fit > top) top = c.fit
+      const group = candidates.filter((c) => c.fit === top)
+      const ordinal = group.findIndex((c) => c.start === span[0])
+      if (ordinal < 0 || !sameValue(group[ordinal]!.value, doc.text.slice(span[0], span[1]))) continue
+      rule.ordinal = ordinal
+      // Best: a whole label (from the start of its line or cell) that finds only this value. A
+      // shared word (`number` in Order number and Tracking number) is a last choice.
+      const score = ordinal * 100 + Math.min(candidates.length, 9) * 10 + (rule.atStart ? 0 : 5) + n * 0.1
+      if (!best || score < bestScore) {
+        best = rule
+        bestScore = score
+      }
+    }
+  }
+  return best
+}
+
+export const labelRule: RuleHandler<'label'> = {
+  baseConfidence: 0.92,
+  apply(doc, rule, field) {
+    const picked = pick(labelCandidates(doc, rule, field), rule.ordinal)
+    if (!picked) return null
+    return { value: picked.candidate.value, penalty: Math.max(0, 3 - picked.fit) * 0.08 }
+  },
+  describe: (rule) => `label:"${rule.anchor.join(' ')}"${rule.ordinal > 0 ? `#${rule.ordinal + 1}` : ''}`,
+}

@@ -1,0 +1,63 @@
+import { cleanValue, lineOf, lineText, type Doc } from '../../doc'
+import { squash } from '../anchors'
+import { acceptable } from '../extent'
+import type { Span } from '../spans'
+import type { FieldTemplate, Rule, RuleHandler } from '../types'
+import { withoutPenalty } from './candidates'
+import { findLandmarks, landmarkOf } from './landmark'
+import { compiled, linePattern, MAX_PATTERN_LINE } from './pattern'
+
+/** A bullet, a list number or a quantity (`2 x`, `1×`) starts a line of a repeated section. */
+const LIST_MARKER = /^\s*(?:[•·▪◦*–-]|\d{1,2}[.)]|\d{1,3}\s?[x×])\s+\S/
+
+function applyList(doc: Doc, rule: Extract<Rule, { kind: 'list' }>, field: FieldTemplate): string | null {
+  const re = compiled(rule.pattern)
+  for (const lm of findLandmarks(doc, rule.landmark, rule.prefix)) {
+    const values: string[] = []
+    let l = lm + 1
+    while (l < doc.lineStart.length && !/[\p{L}\p{N}]/u.test(lineText(doc, l))) l++
+    for (; l < doc.lineStart.length; l++) {
+      const text = lineText(doc, l)
+      if (text.length > MAX_PATTERN_LINE) break
+      const m = re.exec(text)
+      if (!m) break
+      const value = cleanValue(m[1] ?? '')
+      if (!acceptable(value, field)) break
+      values.push(value)
+    }
+    if (values.length > 0) return values.join('\n')
+  }
+  return null
+}
+
+export function learnList(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], repeated: boolean): Rule | null {
+  const line = lineOf(doc, span[0])
+  if (lineOf(doc, span[1]) !== line) return null
+  const pattern = linePattern(doc, line, span, variable)
+  // A line that is nothing but the value has no shape to recognise its siblings by.
+  if (!pattern || /^\^\\s\*\((?:\.\+\?|\\S\+\?)\)\\s\*\$$/.test(pattern)) return null
+  const re = compiled(pattern)
+  const fits = (l: number) => doc.lineEnd[l]! - doc.lineStart[l]! <= MAX_PATTERN_LINE && re.test(lineText(doc, l))
+  let first = line
+  while (first > 0 && fits(first - 1)) first--
+  let last = line
+  while (last + 1 < doc.lineStart.length && fits(last + 1)) last++
+  // Only a run of look-alike lines, a list marker, or another body shows a repeated section.
+  if (last === first && !repeated && !LIST_MARKER.test(lineText(doc, line))) return null
+  let lm = first - 1
+  while (lm >= 0 && lineText(doc, lm) === '') lm--
+  // The landmark is the nearest line of fixed text above the run (a rule line like ---- is skipped).
+  while (lm >= 0 && !/[\p{L}\p{N}]/u.test(lineText(doc, lm))) lm--
+  const anchor = lm >= 0 ? landmarkOf(doc, lm, variable) : null
+  if (!anchor) return null
+  const rule: Rule = { kind: 'list', landmark: anchor.words, pattern, ...(anchor.prefix ? { prefix: true } : {}) }
+  const got = applyList(doc, rule, field)
+  const want = squash(doc.text.slice(span[0], span[1]))
+  return got !== null && got.split('\n').some((v) => squash(v) === want) ? rule : null
+}
+
+export const listRule: RuleHandler<'list'> = {
+  baseConfidence: 0.9,
+  apply: (doc, rule, field) => withoutPenalty(applyList(doc, rule, field)),
+  describe: (rule) => `list:"${rule.landmark.join(' ')}"`,
+}

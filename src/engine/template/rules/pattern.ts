@@ -1,0 +1,120 @@
+import { cleanValue, lineOf, lineText, normWord, type Doc } from '../../doc'
+import { detectShape } from '../../shapes'
+import { sameValue } from '../anchors'
+import { acceptable } from '../extent'
+import { spanIndexFrom, type Span } from '../spans'
+import type { FieldTemplate, Rule, RuleHandler } from '../types'
+import { withoutPenalty } from './candidates'
+
+/** List-rule patterns are matched against lines no longer than this, so they stay linear. */
+export const MAX_PATTERN_LINE = 400
+
+const patternCache = new Map<string, RegExp>()
+export function compiled(pattern: string): RegExp {
+  let re = patternCache.get(pattern)
+  if (!re) {
+    re = new RegExp(pattern, 'iu')
+    if (patternCache.size > 5000) patternCache.clear()
+    patternCache.set(pattern, re)
+  }
+  return re
+}
+
+function patternMatches(doc: Doc, pattern: string, field: FieldTemplate): Array<{ line: number; value: string }> {
+  const re = compiled(pattern)
+  const out: Array<{ line: number; value: string }> = []
+  for (let l = 0; l < doc.lineStart.length; l++) {
+    if (doc.lineEnd[l]! - doc.lineStart[l]! > MAX_PATTERN_LINE) continue
+    const m = re.exec(lineText(doc, l))
+    if (!m) continue
+    const value = cleanValue(m[1] ?? '')
+    if (acceptable(value, field)) out.push({ line: l, value })
+  }
+  return out
+}
+
+function applyPattern(doc: Doc, rule: Extract<Rule, { kind: 'pattern' }>, field: FieldTemplate): string | null {
+  const matches = patternMatches(doc, rule.pattern, field)
+  if (matches.length === 0) return null
+  return matches[Math.min(rule.ordinal, matches.length - 1)]!.value
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+/**
+ * A line pattern for a repeated section: the line's fixed text literal, numbers and other fields'
+ * values free, the value captured. `2 x Blue Widget — $10.00` → `^\s*\S*\d\S*\s+x\s+(.+?)\s*—\s*\S*\d\S*\s*$`.
+ */
+export function linePattern(doc: Doc, line: number, span: Span, variable: Span[]): string | null {
+  const ls = doc.lineStart[line]!
+  const le = doc.lineEnd[line]!
+  if (le - ls > MAX_PATTERN_LINE || span[1] > le) return null
+  type Piece = [number, number, string]
+  // Text may gain words from one email to the next (`Student` → `Child (under 12)`); ids and amounts do not.
+  const free = (s: number, e: number) => (detectShape(doc.text.slice(s, e)).shape === 'text' ? '.+?' : '\\S+?')
+  const pieces: Piece[] = [[span[0], span[1], `(${free(span[0], span[1])})`]]
+  for (let i = spanIndexFrom(variable, ls); i < variable.length && variable[i]![0] < le; i++) {
+    const [s, e] = variable[i]!
+    if (s >= ls && e <= le && (e <= span[0] || s >= span[1])) pieces.push([s, e, free(s, e)])
+  }
+  const numbers = /\S*\d\S*/g
+  const text = doc.text.slice(ls, le)
+  let m: RegExpExecArray | null
+  while ((m = numbers.exec(text)) !== null) {
+    const s = ls + m.index
+    const e = s + m[0].length
+    if (!pieces.some(([ps, pe]) => s < pe && e > ps)) pieces.push([s, e, '\\S*\\d\\S*'])
+  }
+  pieces.sort((a, b) => a[0] - b[0])
+  let pattern = '^\\s*'
+  let pos = ls
+  let freeCount = 0
+  for (const [s, e, re] of pieces) {
+    if (s < pos) return null
+    pattern += literal(doc.text.slice(pos, s))
+    pattern += re
+    if (!re.startsWith('(')) freeCount++
+    pos = e
+  }
+  pattern += `${literal(doc.text.slice(pos, le))}\\s*$`
+  return freeCount > 6 ? null : pattern
+}
+
+/** Fixed text of a line pattern: whitespace of any width, punctuation and words as written. */
+function literal(text: string): string {
+  const trimmed = text.trim()
+  if (trimmed === '') return text === '' ? '' : '\\s+'
+  const body = trimmed
+    .split(/\s+/)
+    .map((w) => (/^\p{L}{4,}$/u.test(w) && normWord(w) !== w.toLowerCase() ? `${escapeRe(w.slice(0, -1))}s?` : /^\p{L}{3,}$/u.test(w) ? `${escapeRe(w)}s?` : escapeRe(w)))
+    .join('\\s+')
+  return `${/^\s/.test(text) ? '\\s+' : ''}${body}${/\s$/.test(text) ? '\\s+' : ''}`
+}
+
+export function learnPattern(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]): Rule | null {
+  const line = lineOf(doc, span[0])
+  if (lineOf(doc, span[1]) !== line || doc.lineEnd[line]! - doc.lineStart[line]! > MAX_PATTERN_LINE) return null
+  // Without fixed text on the line (a word, or punctuation such as quotes around the value) the
+  // pattern would match any line.
+  const ls = doc.lineStart[line]!
+  let fixed = doc.text.slice(ls, span[0]) + doc.text.slice(span[1], doc.lineEnd[line])
+  for (let i = spanIndexFrom(variable, ls); i < variable.length && variable[i]![0] < doc.lineEnd[line]!; i++) {
+    const [s, e] = variable[i]!
+    if (s >= ls && e <= doc.lineEnd[line]!) fixed = fixed.replace(doc.text.slice(s, e), '')
+  }
+  if (!/[^\s\d]/u.test(fixed.replace(/\S*\d\S*/g, ''))) return null
+  const pattern = linePattern(doc, line, span, variable)
+  if (!pattern) return null
+  const matches = patternMatches(doc, pattern, field)
+  const want = doc.text.slice(span[0], span[1])
+  const ordinal = matches.findIndex((m) => m.line === line && sameValue(m.value, want))
+  return ordinal < 0 ? null : { kind: 'pattern', pattern, ordinal }
+}
+
+export const patternRule: RuleHandler<'pattern'> = {
+  baseConfidence: 0.85,
+  apply: (doc, rule, field) => withoutPenalty(applyPattern(doc, rule, field)),
+  describe: (rule) => `line-pattern${rule.ordinal > 0 ? `#${rule.ordinal + 1}` : ''}`,
+}

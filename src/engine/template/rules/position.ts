@@ -1,0 +1,40 @@
+import { cellBounds, cleanValue, lineOf, lineText, type Doc } from '../../doc'
+import { lineHasWords, lineWordsOf, sameValue } from '../anchors'
+import { acceptable, applyExtent } from '../extent'
+import type { Span } from '../spans'
+import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
+import { withoutPenalty } from './candidates'
+import { LEAD, lineBelow, startOfCell } from './landmark'
+
+function applyPosition(doc: Doc, rule: Extract<Rule, { kind: 'position' }>, field: FieldTemplate): string | null {
+  const line = lineBelow(doc, -1, rule.line + 1)
+  if (line < 0) return null
+  const start = startOfCell(doc, line, rule.cell, rule.skipLead)
+  if (start < 0 || lineOf(doc, start) !== line || !lineHasWords(doc, line, rule.lineWords)) return null
+  const got = applyExtent(doc, start, rule.extent, field)
+  if (!got || got.missed) return null
+  const value = cleanValue(got.value)
+  return acceptable(value, field) ? value : null
+}
+
+export function learnPosition(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], extents: Extent[]): Rule | null {
+  const line = lineOf(doc, span[0])
+  const cell = cellBounds(doc, span[0])
+  const lead = doc.text.slice(cell.start, span[0]).trim()
+  const skipLead = lead !== ''
+  if (skipLead && !LEAD.test(lead)) return null
+  let index = -1
+  for (let l = 0; l <= line; l++) if (lineText(doc, l) !== '') index++
+  const lineWords = lineWordsOf(doc, line, span, variable, true)
+  for (const extent of extents) {
+    const rule: Rule = { kind: 'position', line: index, cell: cell.index, extent, lineWords, skipLead }
+    if (sameValue(applyPosition(doc, rule, field), doc.text.slice(span[0], span[1]))) return rule
+  }
+  return null
+}
+
+export const positionRule: RuleHandler<'position'> = {
+  baseConfidence: 0.35,
+  apply: (doc, rule, field) => withoutPenalty(applyPosition(doc, rule, field)),
+  describe: (rule) => `position:line ${rule.line + 1}`,
+}

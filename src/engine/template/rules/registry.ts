@@ -1,0 +1,19 @@
+import type { Rule, RuleHandler } from '../types'
+import { columnRule } from './column'
+import { labelRule } from './label'
+import { landmarkRule } from './landmark'
+import { listRule } from './list'
+import { patternRule } from './pattern'
+import { positionRule } from './position'
+import { suffixRule } from './suffix'
+
+/** Every rule kind, by name: `applyRule` and `describeRule` dispatch through it. */
+export const RULES: { [K in Rule['kind']]: RuleHandler<K> } = {
+  column: columnRule,
+  list: listRule,
+  label: labelRule,
+  pattern: patternRule,
+  suffix: suffixRule,
+  landmark: landmarkRule,
+  position: positionRule,
+}

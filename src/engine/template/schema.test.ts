@@ -1,0 +1,69 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import type { z } from 'zod'
+import { parseTrainedTemplate, trainParser, type TrainedTemplate } from '../extract'
+import { parseStoredTemplate, templateSchema } from './schema'
+import type { Template } from './types'
+
+const corpus = join(import.meta.dirname, '..', '..', '..', 'tests', 'fixtures', 'corpus')
+
+async function trained(name: string): Promise<TrainedTemplate> {
+  const fields = JSON.parse(await readFile(join(corpus, name, 'fields.json'), 'utf8'))
+  const result = await trainParser(await readFile(join(corpus, name, '001.eml')), fields)
+  if (!result.ok) throw new Error(result.reason)
+  return result.template
+}
+
+/** The same template after a trip through the database's JSON column. */
+function stored<T>(value: T): unknown {
+  return JSON.parse(JSON.stringify(value))
+}
+
+describe('stored template schema', () => {
+  it('agrees with the engine types', () => {
+    expectTypeOf<z.output<typeof templateSchema>>().toExtend<Template>()
+    expectTypeOf<Template>().toExtend<z.output<typeof templateSchema>>()
+  })
+
+  it('accepts a v1 template learned from a real sample after a round trip through JSON', async () => {
+    // shop-order has column and list rules; appointment-reminder labels, landmarks and positions.
+    for (const name of ['shop-order', 'appointment-reminder', 'flight-itinerary']) {
+      const template = await trained(name)
+      expect(parseTrainedTemplate(stored(template))).toEqual({ ok: true, template })
+      const { example: _example, ...bare } = template
+      expect(parseStoredTemplate(stored(bare))).toEqual({ ok: true, template: bare })
+    }
+  })
+
+  it('reads a stored template without fixed lines as having none', async () => {
+    const { fixed: _fixed, ...old } = await trained('shop-order')
+    const parsed = parseTrainedTemplate(stored(old))
+    expect(parsed.ok && parsed.template.fixed).toEqual([])
+  })
+
+  it('refuses garbage, an unknown version and a missing field with a reason', async () => {
+    const template = await trained('shop-order')
+    expect(parseTrainedTemplate('{"version":1}')).toEqual({ ok: false, reason: 'the stored template is not a JSON object' })
+    expect(parseTrainedTemplate(null)).toEqual({ ok: false, reason: 'the stored template is not a JSON object' })
+    expect(parseTrainedTemplate({ fields: [] })).toEqual({ ok: false, reason: 'the stored template has no version' })
+    expect(parseTrainedTemplate({ ...stored(template) as object, version: 2 })).toEqual({
+      ok: false,
+      reason: 'the stored template is version 2, newer than this build reads (1)',
+    })
+    expect(parseTrainedTemplate({ ...stored(template) as object, version: 0 })).toEqual({
+      ok: false,
+      reason: 'the stored template is version 0, which cannot be upgraded',
+    })
+
+    const { example: _example, ...withoutExample } = template
+    expect(parseTrainedTemplate(stored(withoutExample))).toEqual({ ok: false, reason: 'the stored template is invalid: example: Invalid input: expected object, received undefined' })
+
+    const broken = stored(template) as { fields: Array<{ shape?: string; rules: { html?: Array<{ kind: string }> } }> }
+    delete broken.fields[0]!.shape
+    broken.fields[1]!.rules.html![0]!.kind = 'telepathy'
+    const refused = parseTrainedTemplate(broken)
+    expect(refused.ok).toBe(false)
+    expect(!refused.ok && refused.reason).toMatch(/^the stored template is invalid: fields\.0\.shape: .*; fields\.1\.rules\.html\.0\.kind: /)
+  })
+})

@@ -1,0 +1,120 @@
+import { z } from 'zod'
+import { FIELD_TYPES } from '../../shared/contracts/extraction'
+import type { Template } from './types'
+
+/**
+ * The stored form of a Template (the parsers table keeps it as JSON). schema.test.ts checks at
+ * compile time that what this accepts is exactly the engine's Template type.
+ */
+
+/** The version `learnTemplate` writes today. */
+export const TEMPLATE_VERSION = 1
+
+const shapeSchema = z.enum(['money', 'date', 'time', 'email', 'url', 'phone', 'number', 'id', 'text'])
+
+const shapeOptionsSchema = z.object({
+  currencySuffix: z.boolean().optional(),
+  withTime: z.boolean().optional(),
+  percent: z.boolean().optional(),
+  skeleton: z.string().optional(),
+  lower: z.boolean().optional(),
+})
+
+const words = z.array(z.string())
+const index = z.number().int().nonnegative()
+
+const extentSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('shape') }),
+  z.object({ kind: z.literal('until'), stop: words }),
+  z.object({ kind: z.literal('cell') }),
+  z.object({ kind: z.literal('until-digit') }),
+  z.object({ kind: z.literal('until-shape'), shape: shapeSchema, skeleton: z.string() }),
+  z.object({ kind: z.literal('lines'), stop: words.nullable() }),
+])
+
+const ruleSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('label'),
+    anchor: words,
+    ordinal: index,
+    skip: z.string(),
+    extent: extentSchema,
+    strongGap: z.boolean(),
+    atStart: z.boolean(),
+    after: words,
+  }),
+  z.object({ kind: z.literal('suffix'), anchor: words, ordinal: index, strongGap: z.boolean(), lineWords: words }),
+  z.object({ kind: z.literal('column'), header: words, column: index, signature: z.array(z.enum(['empty', 'num', 'text'])), extent: extentSchema }),
+  z.object({ kind: z.literal('list'), landmark: words, prefix: z.boolean().optional(), pattern: z.string() }),
+  z.object({ kind: z.literal('pattern'), pattern: z.string(), ordinal: index }),
+  z.object({
+    kind: z.literal('landmark'),
+    landmark: words,
+    prefix: z.boolean().optional(),
+    ordinal: index,
+    offset: index,
+    cell: index,
+    extent: extentSchema,
+    lineWords: words,
+    skipLead: z.boolean(),
+  }),
+  z.object({ kind: z.literal('position'), line: index, cell: index, extent: extentSchema, lineWords: words, skipLead: z.boolean() }),
+])
+
+const rulesSchema = z.array(ruleSchema)
+
+const fieldTemplateSchema = z.object({
+  name: z.string(),
+  type: z.enum(FIELD_TYPES).optional(),
+  sampleValue: z.string(),
+  shape: shapeSchema,
+  shapeOptions: shapeOptionsSchema,
+  dayFirst: z.boolean().optional(),
+  rules: z.object({ html: rulesSchema.optional(), text: rulesSchema.optional(), subject: rulesSchema.optional() }),
+})
+
+export const templateSchema = z.object({
+  version: z.literal(TEMPLATE_VERSION),
+  fields: z.array(fieldTemplateSchema),
+  // extractWithTemplate has always read a missing list as empty; a stored template without one is kept.
+  fixed: z.array(z.string()).default([]),
+})
+
+type StoredObject = Record<string, unknown>
+
+/**
+ * Upgrades, by the version they start from: each returns the template at the next version. When
+ * the stored form changes, bump TEMPLATE_VERSION, change the schema and add the step from the old
+ * version here, so parsers trained before the change keep working.
+ */
+const UPGRADES: Record<number, (template: StoredObject) => StoredObject> = {}
+
+export type StoredTemplateResult<T> = { ok: true; template: T } | { ok: false; reason: string }
+
+/** A stored template, upgraded to the current version and validated by `schema` (a Template schema, possibly extended). */
+export function parseStoredTemplateWith<T>(schema: z.ZodType<T>, json: unknown): StoredTemplateResult<T> {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, reason: 'the stored template is not a JSON object' }
+  let stored = json as StoredObject
+  const from = stored.version
+  if (typeof from !== 'number' || !Number.isInteger(from)) return { ok: false, reason: 'the stored template has no version' }
+  if (from > TEMPLATE_VERSION) return { ok: false, reason: `the stored template is version ${from}, newer than this build reads (${TEMPLATE_VERSION})` }
+  for (let v = from; v < TEMPLATE_VERSION; v++) {
+    const upgrade = UPGRADES[v]
+    if (!upgrade) return { ok: false, reason: `the stored template is version ${from}, which cannot be upgraded` }
+    stored = upgrade(stored)
+  }
+  const parsed = schema.safeParse(stored)
+  if (!parsed.success) return { ok: false, reason: `the stored template is invalid: ${describeIssues(parsed.error)}` }
+  return { ok: true, template: parsed.data }
+}
+
+/** A stored Template, upgraded to the current version and validated. */
+export function parseStoredTemplate(json: unknown): StoredTemplateResult<Template> {
+  return parseStoredTemplateWith(templateSchema, json)
+}
+
+function describeIssues(error: z.ZodError): string {
+  const shown = error.issues.slice(0, 3).map((issue) => `${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`)
+  const more = error.issues.length - shown.length
+  return shown.join('; ') + (more > 0 ? ` (and ${more} more)` : '')
+}

@@ -1,0 +1,71 @@
+import type { FieldType } from '../../shared/contracts/extraction'
+import type { Doc } from '../doc'
+import type { CellClass, Shape, ShapeOptions } from '../shapes'
+
+/** Where a value ends once its start is known. */
+export type Extent =
+  | { kind: 'shape' }
+  | { kind: 'until'; stop: string[] }
+  | { kind: 'cell' }
+  /** Up to the next number on the line (`Paris 75002`). */
+  | { kind: 'until-digit' }
+  /** Up to the next value of a shape (`Team plan Apr 1, 2024 – May 1, 2024`). */
+  | { kind: 'until-shape'; shape: Shape; skeleton: string }
+  | { kind: 'lines'; stop: string[] | null }
+
+type AnchorFit = {
+  /** The sample's label was separated from the value by a tab, line break or colon. */
+  strongGap: boolean
+  /** The sample's label started a line or cell. */
+  atStart: boolean
+  /** Tokens right after the value on its line in the sample ([] when the value ended its cell). */
+  after: string[]
+}
+
+export type Rule =
+  | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent } & AnchorFit)
+  | { kind: 'suffix'; anchor: string[]; ordinal: number; strongGap: boolean; lineWords: string[] }
+  | { kind: 'column'; header: string[]; column: number; signature: CellClass[]; extent: Extent }
+  | { kind: 'list'; landmark: string[]; prefix?: boolean; pattern: string }
+  /** A whole-line pattern (`Requester: … <(value)>`), for values inside a line with no label right before them. */
+  | { kind: 'pattern'; pattern: string; ordinal: number }
+  /** `prefix`: the landmark line starts with these words and goes on with variable text (`Delivered to: …`). */
+  | { kind: 'landmark'; landmark: string[]; prefix?: boolean; ordinal: number; offset: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean }
+  | { kind: 'position'; line: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean }
+
+export type View = 'html' | 'text' | 'subject'
+
+export type FieldTemplate = {
+  name: string
+  type?: FieldType
+  sampleValue: string
+  shape: Shape
+  shapeOptions: ShapeOptions
+  /** Learned from the sample's numeric dates: 01/02 means 1 February. */
+  dayFirst?: boolean
+  rules: Partial<Record<View, Rule[]>>
+}
+
+export type Template = {
+  version: 1
+  fields: FieldTemplate[]
+  /** The sample's lines of fixed text: a rule without a label never returns one of them as a value. */
+  fixed: string[]
+}
+
+export type Docs = Partial<Record<View, Doc>>
+
+export type FieldMatch = { value: string; confidence: number; rule: string }
+
+/**
+ * One kind of rule, as the registry (rules/registry.ts) knows it: applying a rule gives the value and
+ * how much to take off the kind's base confidence for a weaker fit.
+ */
+export type RuleHandler<K extends Rule['kind']> = HandlerOf<Extract<Rule, { kind: K }>>
+
+/** The handler of one variant of Rule; `HandlerOf<Rule>` is what `applyRule` dispatches to. */
+export type HandlerOf<R extends Rule> = {
+  baseConfidence: number
+  apply(doc: Doc, rule: R, field: FieldTemplate): { value: string; penalty: number } | null
+  describe(rule: R): string
+}
