@@ -53,7 +53,7 @@ describe('mailrow extract', () => {
     const lines = stdout.trim().split('\n').map((l) => JSON.parse(l))
     expect(lines).toEqual([
       { file: targets[0], status: 'success', fields: { Order: '20394', Total: '$12,345.67' }, method: 'template', error: null },
-      { file: targets[1], status: 'partial', fields: { Order: '7', Total: null }, method: 'template', error: 'not found: Total' },
+      { file: targets[1], status: 'partial', fields: { Order: '7', Total: null }, method: 'template', error: 'not found: Total (label "total" not found)' },
       { file: targets[2], status: 'failed', fields: { Order: null, Total: null }, method: 'template', error: 'not an RFC 822 message: binary data in the header' },
       { file: targets[3], status: 'failed', fields: { Order: null, Total: null }, method: 'template', error: 'cannot read the file (ENOENT)' },
     ])

@@ -48,8 +48,8 @@ describe('runParser with the template parser', () => {
     const result = await runParser(await trained(), target({ customer: 'Amy', order: '7', total: '$5.00' }))
     expect(result.status).toBe('partial')
     expect(result.fields).toMatchObject({ Date: null, Email: null, Total: '$5.00' })
-    expect(result.details.Date).toEqual({ value: null, cell: null, confidence: 0, rule: 'none' })
-    expect(result.error).toBe('not found: Date, Email')
+    expect(result.details.Date).toEqual({ value: null, cell: null, confidence: 0, rule: 'none', reason: 'label "order date" not found' })
+    expect(result.error).toBe('not found: Date (label "order date" not found), Email (label "email" not found)')
   })
 
   it('fails when no field is found', async () => {

@@ -18,7 +18,7 @@ import { normaliseCell } from './field-types'
 import { htmlToText } from './html-to-text'
 import { parseEmail, type MimeLimits, type NormalisedEmail } from './mime'
 import { pdfText, type PdfLimits } from './pdf'
-import { extractField, lazyDocs, learnTemplate, parseStoredTemplateWith, templateSchema, type Docs, type FieldTemplate, type StoredTemplateResult, type Template, type View } from './template'
+import { extractField, lazyDocs, learnTemplate, whyMissing, parseStoredTemplateWith, templateSchema, type Docs, type FieldTemplate, type StoredTemplateResult, type Template, type View } from './template'
 
 /** A learned template plus the sample's text, which the AI parsers use as their worked example. */
 export type TrainedTemplate = Template & { example: { subject: string; body: string } }
@@ -140,22 +140,26 @@ export async function trainParserFromSamples(
   return trainParser(samples[0]!.email, samples[0]!.fields, limits)
 }
 
-/** The parser's line-item fields: those learned as a column or a list of repeated rows. */
+/** The parser's line-item fields: those learned as repeated rows, a column or a list. */
 export function lineItemFields(template: Template): string[] {
-  return template.fields.filter((f) => Object.values(f.rules).some((rules) => rules?.some((r) => r.kind === 'column' || r.kind === 'list'))).map((f) => f.name)
+  return template.fields.filter((f) => Object.values(f.rules).some((rules) => rules?.some((r) => r.kind === 'rows' || r.kind === 'column' || r.kind === 'list'))).map((f) => f.name)
 }
 
-/** Splits the line-item fields' joined values into one entry per row. */
+/** Each line-item field's value per item, kept beside the details of one extraction. */
+const itemValues = new WeakMap<Record<string, FieldResult>, Map<string, string[]>>()
+
+/** One entry per item; fields read as repeated rows stay aligned item by item. */
 function lineItems(template: Template, details: Record<string, FieldResult>, reference: string | null): LineItem[] | null {
   const names = lineItemFields(template)
   if (names.length === 0) return null
-  const columns = names.map((name) => details[name]?.value?.split('\n') ?? [])
+  const perItem = itemValues.get(details)
+  const columns = names.map((name) => perItem?.get(name) ?? details[name]?.value?.split('\n') ?? [])
   const count = Math.max(0, ...columns.map((c) => c.length))
   const items: LineItem[] = []
   for (let i = 0; i < count; i++) {
     const item: LineItem = {}
     names.forEach((name, k) => {
-      const value = columns[k]![i] ?? null
+      const value = columns[k]![i] || null
       const field = template.fields.find((f) => f.name === name)!
       item[name] = { value, cell: value === null ? null : cellFor(field, value, reference).cell }
     })
@@ -253,8 +257,13 @@ export function extractWithTemplate(template: Template, rendered: RenderedEmail,
     }
     const match = extractField(field, rendered.docs, fixedLines(template), started + timeBudgetMs)
     if (!match) {
-      details[field.name] = emptyField()
+      details[field.name] = { ...emptyField(), reason: whyMissing(field, rendered.docs) }
       continue
+    }
+    if (match.items) {
+      let perItem = itemValues.get(details)
+      if (!perItem) itemValues.set(details, (perItem = new Map()))
+      perItem.set(field.name, match.items)
     }
     const { cell, ok } = cellFor(field, match.value, rendered.email.date)
     let confidence = match.confidence

@@ -13,7 +13,7 @@ export function applyRule(doc: Doc, rule: Rule, field: FieldTemplate): FieldMatc
   let confidence = handler.baseConfidence - got.penalty
   if (field.shape === 'id' && !value.includes('\n') && !sameSkeleton(value, field.shapeOptions)) confidence -= 0.1
   if (!isStrong(field.shape) && value.length > field.sampleValue.length * 3 + 40) confidence -= 0.2
-  return { value, confidence: Math.max(0.05, Math.min(1, confidence)), rule: describeRule(rule) }
+  return { value, confidence: Math.max(0.05, Math.min(1, confidence)), rule: describeRule(rule), ...(got.items ? { items: got.items } : {}) }
 }
 
 export function describeRule(rule: Rule): string {
@@ -72,4 +72,21 @@ export function lazyDocs(sources: Partial<Record<View, () => string>>): Docs {
     Object.defineProperty(docs, view, { enumerable: true, get: () => (doc ??= buildDoc(source())) })
   }
   return docs
+}
+
+/** Why a field found nothing, in words a user can act on. */
+export function whyMissing(field: FieldTemplate, docs: Docs): string {
+  const all = Object.values(field.rules).flatMap((rules) => rules ?? [])
+  if (all.length === 0) return 'not in the sample email'
+  if (all.some((r) => r.kind === 'rows' || r.kind === 'column' || r.kind === 'list')) return 'line items not found'
+  const label = all.find((r) => r.kind === 'label')
+  if (label && label.kind === 'label') {
+    const shown = (['html', 'text'] as const).some((view) => {
+      const doc = docs[view]
+      return doc !== undefined && label.anchor.every((w) => w === WILDCARD || tokenIndex(doc).has(w))
+    })
+    if (!shown) return `label "${label.anchor.filter((w) => w !== WILDCARD).join(' ')}" not found`
+    return `no value after "${label.anchor.filter((w) => w !== WILDCARD).join(' ')}" reads like the sample's`
+  }
+  return 'not where the sample showed it'
 }

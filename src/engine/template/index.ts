@@ -7,7 +7,7 @@
  * Each rule kind lives in rules/<kind>.ts with its learning and applying side by side, and is
  * listed in rules/registry.ts; this file is the folder's public face.
  */
-export { applyRule, describeRule, extractField, lazyDocs } from './apply'
+export { applyRule, describeRule, extractField, lazyDocs, whyMissing } from './apply'
 export { learnTemplate } from './learn'
 export { parseStoredTemplate, parseStoredTemplateWith, templateSchema, type StoredTemplateResult } from './schema'
 export type { Docs, Extent, FieldMatch, FieldTemplate, Rule, Template, View } from './types'

@@ -1,5 +1,5 @@
 import type { ExtractionField } from '../../shared/contracts/extraction'
-import { cleanValue, lineText, type Doc } from '../doc'
+import { cleanValue, lineOf, lineText, type Doc } from '../doc'
 import { detectShape, findShapeSpans } from '../shapes'
 import { isLabelLine, squash } from './anchors'
 import { learnExtent } from './extent'
@@ -9,7 +9,9 @@ import { learnLandmarks } from './rules/landmark'
 import { learnList } from './rules/list'
 import { learnPattern } from './rules/pattern'
 import { learnPosition } from './rules/position'
+import { findUnitRun, isSummaryRow, learnRows, type LearnedRun } from './rules/rows'
 import { learnSuffix } from './rules/suffix'
+import { TEMPLATE_VERSION } from './schema'
 import { mergeSpans, type Span } from './spans'
 import type { Docs, FieldTemplate, Rule, Template, View } from './types'
 
@@ -77,12 +79,22 @@ function commonPrefix(a: string, b: string): number {
   return n
 }
 
-function learnRules(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], view: View): Rule[] {
+function learnRules(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], view: View, run: LearnedRun | null): Rule[] {
   const others = variable.filter((s) => s[1] <= span[0] || s[0] >= span[1])
   const extents = learnExtent(doc, span, field, others)
   const rules: Rule[] = []
   const push = (rule: Rule | null) => {
     if (rule) rules.push(rule)
+  }
+  if (run) {
+    // A line-item field is read item by item, or not at all: a label or a position would give the
+    // first item alone and call it the whole list.
+    push(learnRows(doc, span, field, variable, run, extents))
+    if (rules.length > 0) {
+      push(learnColumn(doc, span, field, others, extents))
+      push(learnList(doc, span, field, others, true))
+      return rules
+    }
   }
   if (view !== 'subject') {
     const repeated = Object.values(field.rules).some((list) => list?.some((r) => r.kind === 'column' || r.kind === 'list'))
@@ -97,6 +109,27 @@ function learnRules(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]
     push(learnPosition(doc, span, field, others, extents))
   }
   return rules
+}
+
+/**
+ * Which highlighted values sit in a repeated unit of the sample (line items). A row known by a
+ * summary word or by the field's own name (Total) holds one value; so does a run in which two fields
+ * were highlighted in different units (a key–value table: Order | 123, Total | $5).
+ */
+function itemRuns(doc: Doc, spans: Array<Span | null>, fields: ExtractionField[], variable: Span[]): Array<LearnedRun | null> {
+  const runs = spans.map((span) => (span ? findUnitRun(doc, span, variable) : null))
+  return runs.map((run, i) => {
+    if (!run || isSummaryRow(doc, spans[i]!, fields[i]!.name)) return null
+    const last = run.lines[run.first + run.count * run.unit.length - 1]!
+    const unitLine = run.lines[run.first]!
+    // Another field highlighted inside the same run, in another unit: the rows are keys and values.
+    const keyValue = spans.some((other, k) => {
+      if (k === i || !other) return false
+      const l = lineOf(doc, other[0])
+      return l <= last && l >= unitLine + run.unit.length && l > unitLine
+    })
+    return keyValue ? null : run
+  })
 }
 
 function guessDayFirst(value: string): boolean | undefined {
@@ -124,12 +157,13 @@ export function learnTemplate(docs: Docs, fields: ExtractionField[]): Template {
     const spans: Array<Span | null> = fields.map((f, i) => (found[i]!.length > 0 ? chooseOccurrence(doc, found[i]!, f) : null))
     // Every occurrence of a highlighted value is variable text, never an anchor; so are dates, amounts, links.
     const variable = mergeSpans([...found.flatMap((list) => list.slice(0, 50)), ...findShapeSpans(doc.text)])
+    const runs = view === 'subject' ? fields.map(() => null) : itemRuns(doc, spans, fields, variable)
     fields.forEach((_, i) => {
       const span = spans[i]
       if (!span) return
       // The subject is only a fallback for values the body does not show.
       if (view === 'subject' && (templates[i]!.rules.html?.length || templates[i]!.rules.text?.length)) return
-      const rules = learnRules(doc, span, templates[i]!, variable, view)
+      const rules = learnRules(doc, span, templates[i]!, variable, view, runs[i]!)
       if (rules.length > 0) templates[i]!.rules[view] = rules
     })
   }
@@ -143,5 +177,5 @@ export function learnTemplate(docs: Docs, fields: ExtractionField[]): Template {
       if (isLabelLine(text, doc, l, variable)) fixed.add(squash(text))
     }
   }
-  return { version: 1, fields: templates, fixed: [...fixed] }
+  return { version: TEMPLATE_VERSION, fields: templates, fixed: [...fixed] }
 }

@@ -42,14 +42,21 @@ describe('stored template schema', () => {
     expect(parsed.ok && parsed.template.fixed).toEqual([])
   })
 
+  it('upgrades a version 1 template (before the rows rule) to the current version', async () => {
+    const template = await trained('shop-order')
+    const v1 = { ...(stored(template) as object), version: 1 }
+    const parsed = parseTrainedTemplate(v1)
+    expect(parsed.ok && parsed.template.version).toBe(2)
+  })
+
   it('refuses garbage, an unknown version and a missing field with a reason', async () => {
     const template = await trained('shop-order')
     expect(parseTrainedTemplate('{"version":1}')).toEqual({ ok: false, reason: 'the stored template is not a JSON object' })
     expect(parseTrainedTemplate(null)).toEqual({ ok: false, reason: 'the stored template is not a JSON object' })
     expect(parseTrainedTemplate({ fields: [] })).toEqual({ ok: false, reason: 'the stored template has no version' })
-    expect(parseTrainedTemplate({ ...stored(template) as object, version: 2 })).toEqual({
+    expect(parseTrainedTemplate({ ...stored(template) as object, version: 3 })).toEqual({
       ok: false,
-      reason: 'the stored template is version 2, newer than this build reads (1)',
+      reason: 'the stored template is version 3, newer than this build reads (2)',
     })
     expect(parseTrainedTemplate({ ...stored(template) as object, version: 0 })).toEqual({
       ok: false,

@@ -8,7 +8,7 @@ import type { Template } from './types'
  */
 
 /** The version `learnTemplate` writes today. */
-export const TEMPLATE_VERSION = 1
+export const TEMPLATE_VERSION = 2
 
 const shapeSchema = z.enum(['money', 'date', 'time', 'email', 'url', 'phone', 'number', 'id', 'text'])
 
@@ -32,7 +32,23 @@ const extentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('lines'), stop: words.nullable() }),
 ])
 
+const unitLineSchema = z.union([z.object({ cells: z.array(z.enum(['empty', 'num', 'text'])) }), z.object({ pattern: z.string().nullable() })])
+
 const ruleSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('rows'),
+    unit: z.array(unitLineSchema).min(1),
+    line: index,
+    cell: index,
+    capture: z.string().optional(),
+    extent: extentSchema,
+    header: words.nullable(),
+    landmark: words.nullable(),
+    prefix: z.boolean().optional(),
+    gap: index,
+    ordinal: index,
+    stops: words,
+  }),
   z.object({
     kind: z.literal('label'),
     anchor: words,
@@ -87,7 +103,10 @@ type StoredObject = Record<string, unknown>
  * the stored form changes, bump TEMPLATE_VERSION, change the schema and add the step from the old
  * version here, so parsers trained before the change keep working.
  */
-const UPGRADES: Record<number, (template: StoredObject) => StoredObject> = {}
+const UPGRADES: Record<number, (template: StoredObject) => StoredObject> = {
+  // Version 2 added the rows rule (line items as repeated units); version 1 rules read as before.
+  1: (template) => ({ ...template, version: 2 }),
+}
 
 export type StoredTemplateResult<T> = { ok: true; template: T } | { ok: false; reason: string }
 

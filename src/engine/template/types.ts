@@ -22,7 +22,28 @@ type AnchorFit = {
   after: string[]
 }
 
+/** One line of a line item's unit: a table row by its cells, or a line of text by its pattern (null: any text). */
+export type UnitLine = { cells: Array<'empty' | 'num' | 'text'> } | { pattern: string | null }
+
 export type Rule =
+  /**
+   * Line items: the field's value in each repeated unit (rules/rows.ts). `line` and `cell` say where
+   * in the unit; `capture` is the pattern whose group 1 is the value on a line of text.
+   */
+  | {
+      kind: 'rows'
+      unit: UnitLine[]
+      line: number
+      cell: number
+      capture?: string
+      extent: Extent
+      header: string[] | null
+      landmark: string[] | null
+      prefix?: boolean
+      gap: number
+      ordinal: number
+      stops: string[]
+    }
   | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent } & AnchorFit)
   | { kind: 'suffix'; anchor: string[]; ordinal: number; strongGap: boolean; lineWords: string[] }
   | { kind: 'column'; header: string[]; column: number; signature: CellClass[]; extent: Extent }
@@ -47,7 +68,7 @@ export type FieldTemplate = {
 }
 
 export type Template = {
-  version: 1
+  version: 2
   fields: FieldTemplate[]
   /** The sample's lines of fixed text: a rule without a label never returns one of them as a value. */
   fixed: string[]
@@ -55,7 +76,8 @@ export type Template = {
 
 export type Docs = Partial<Record<View, Doc>>
 
-export type FieldMatch = { value: string; confidence: number; rule: string }
+/** `items`: a line-item field's value in each item, '' where an item has none. */
+export type FieldMatch = { value: string; confidence: number; rule: string; items?: string[] }
 
 /**
  * One kind of rule, as the registry (rules/registry.ts) knows it: applying a rule gives the value and
@@ -66,6 +88,6 @@ export type RuleHandler<K extends Rule['kind']> = HandlerOf<Extract<Rule, { kind
 /** The handler of one variant of Rule; `HandlerOf<Rule>` is what `applyRule` dispatches to. */
 export type HandlerOf<R extends Rule> = {
   baseConfidence: number
-  apply(doc: Doc, rule: R, field: FieldTemplate): { value: string; penalty: number } | null
+  apply(doc: Doc, rule: R, field: FieldTemplate): { value: string; penalty: number; items?: string[] } | null
   describe(rule: R): string
 }

@@ -5,10 +5,12 @@ import { landmarkRule } from './landmark'
 import { listRule } from './list'
 import { patternRule } from './pattern'
 import { positionRule } from './position'
+import { rowsRule } from './rows'
 import { suffixRule } from './suffix'
 
 /** Every rule kind, by name: `applyRule` and `describeRule` dispatch through it. */
 export const RULES: { [K in Rule['kind']]: RuleHandler<K> } = {
+  rows: rowsRule,
   column: columnRule,
   list: listRule,
   label: labelRule,

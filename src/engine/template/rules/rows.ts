@@ -1,0 +1,386 @@
+import { cellsOf, cleanValue, lineOf, lineText, type Doc } from '../../doc'
+import { cellClass, detectShape, hasDigit } from '../../shapes'
+import { squash, wordsOf } from '../anchors'
+import { acceptable, applyExtent } from '../extent'
+import { overlaps, spanAt, type Span } from '../spans'
+import type { Extent, FieldTemplate, Rule, RuleHandler, UnitLine } from '../types'
+import { findLandmarks, landmarkOf } from './landmark'
+import { compiled, linePattern, MAX_PATTERN_LINE } from './pattern'
+
+/**
+ * Line items as a repeated group of rows. The sample's first item is a unit of one or more lines
+ * (a table row; or a name line and a `Qty: 2 · $10.00` line); the items are the units that follow
+ * one another after the table's header or the heading above the first item, with or without a
+ * header, tolerant of empty cells (an image column), and ending at the first line that is not an
+ * item or reads as a summary (Subtotal, Tax, Total…). Every line-item field of the same group reads
+ * the same run of units, so the fields stay aligned item by item.
+ */
+
+type RowsRule = Extract<Rule, { kind: 'rows' }>
+
+/** At most this many lines per item, and this many items. */
+const MAX_UNIT_LINES = 4
+const MAX_ITEMS = 500
+
+/**
+ * Words that open a summary row under a list of items, in the languages senders write in. A row
+ * that starts with one of them ends the items, whether or not the sample showed that row.
+ */
+const SUMMARY =
+  /^(?:sub-?total|total|totals|grand total|order total|tax(?:es)?|sales tax|vat|gst|hst|pst|shipping|delivery|handling|postage|discount|coupon|promo(?:tion)?|credit|credits|gift card|store credit|tip|gratuity|service fee|fees?|balance|amount (?:due|paid|charged)|paid|payment|refund(?:ed)?|you saved|savings|rounding|deposit|zwischensumme|summe|gesamt(?:summe|betrag)?|mwst|ust|versand(?:kosten)?|rabatt|gutschein|sous-total|total ttc|total ht|tva|livraison|frais|remise|subtotal|impuestos?|env[ií]o|descuento|iva|totaal|subtotaal|btw|verzending|korting|subtotale|totale|spedizione|sconto|小計|合計|送料|消費税|税)\b/iu
+
+/** A unit line a sample's value fills alone has no shape of its own: any line of text fits it. */
+function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
+  if ('cells' in spec) {
+    if (!doc.lineTab[line]) return false
+    const cells = cellsOf(doc, line)
+    if (cells.length !== spec.cells.length) return false
+    for (let i = 0; i < cells.length; i++) {
+      const want = spec.cells[i]!
+      const c = cells[i]!.trim()
+      if (want === 'empty' ? c !== '' : c === '') return false
+      if (want === 'num' && cellClass(c) !== 'num') return false
+    }
+    return true
+  }
+  if (doc.lineEnd[line]! - doc.lineStart[line]! > MAX_PATTERN_LINE) return false
+  const text = lineText(doc, line)
+  if (spec.pattern === null) return !doc.lineTab[line] && /\p{L}/u.test(text)
+  return compiled(spec.pattern).test(text)
+}
+
+/** The text a row is known by: its first non-empty cell, or the whole line. */
+function rowLabel(doc: Doc, line: number): string {
+  if (!doc.lineTab[line]) return lineText(doc, line).trim()
+  return cellsOf(doc, line).find((c) => c.trim() !== '')?.trim() ?? ''
+}
+
+function isSummary(label: string, stops: ReadonlySet<string>): boolean {
+  return stops.has(wordsOf(label).join(' ')) || SUMMARY.test(label.trim())
+}
+
+/** Lines holding a letter or digit: blank lines and rules (`----`) separate items, never are one. */
+const contentCache = new WeakMap<Doc, { lines: number[]; index: Map<number, number> }>()
+function contentLines(doc: Doc): { lines: number[]; index: Map<number, number> } {
+  let cached = contentCache.get(doc)
+  if (!cached) {
+    const lines: number[] = []
+    const index = new Map<number, number>()
+    for (let l = 0; l < doc.lineStart.length; l++) {
+      const s = doc.lineStart[l]!
+      const e = doc.lineEnd[l]!
+      let content = false
+      for (let i = s; i < e && i < s + 400; i++) {
+        const c = doc.text.charCodeAt(i)
+        if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c > 127 && /[\p{L}\p{N}]/u.test(doc.text[i]!))) {
+          content = true
+          break
+        }
+      }
+      if (content) {
+        index.set(l, lines.length)
+        lines.push(l)
+      }
+    }
+    cached = { lines, index }
+    contentCache.set(doc, cached)
+  }
+  return cached
+}
+
+/** Whether the unit starts at content line `at`; a free line must not be one of the unit's shaped lines. */
+function unitAt(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): boolean {
+  if (at + unit.length > lines.length) return false
+  if (isSummary(rowLabel(doc, lines[at]!), stops)) return false
+  for (let j = 0; j < unit.length; j++) {
+    const line = lines[at + j]!
+    const spec = unit[j]!
+    if (!unitLineFits(doc, line, spec)) return false
+    if (!('cells' in spec) && spec.pattern === null && unit.some((other) => other !== spec && !('cells' in other) && other.pattern !== null && unitLineFits(doc, line, other))) return false
+  }
+  return true
+}
+
+/** The units following one another from content line `at`: each the content index of its first line. */
+function runFrom(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): number[] {
+  const out: number[] = []
+  for (let i = at; out.length < MAX_ITEMS && unitAt(doc, lines, i, unit, stops); i += unit.length) out.push(i)
+  return out
+}
+
+type Run = number[]
+const runCache = new WeakMap<Doc, Map<string, Run | null>>()
+
+/** The target's items for a rule: after its header or heading, else the rule's ordinal run. */
+function findRun(doc: Doc, rule: RowsRule): Run | null {
+  const key = JSON.stringify([rule.unit, rule.header, rule.landmark, rule.prefix, rule.ordinal, rule.stops])
+  let byKey = runCache.get(doc)
+  if (!byKey) runCache.set(doc, (byKey = new Map()))
+  if (byKey.has(key)) return byKey.get(key)!
+  const { lines, index } = contentLines(doc)
+  const stops = new Set(rule.stops)
+  let found: Run | null = null
+  const after = (anchorLines: number[]) => {
+    for (const a of anchorLines) {
+      const at = index.get(a)
+      if (at === undefined) continue
+      // The first item follows its heading closely: a subheading or a note may sit between them.
+      for (let i = at + 1; i <= at + 1 + rule.gap + 2 && i < lines.length; i++) {
+        const run = runFrom(doc, lines, i, rule.unit, stops)
+        if (run.length > 0) return run
+        if (rule.header) break
+      }
+    }
+    return null
+  }
+  if (rule.header) {
+    const header = rule.header
+    const candidates: number[] = []
+    for (const l of lines) if (doc.lineTab[l] && cellsOf(doc, l).length === header.length && cellsOf(doc, l).every((c, i) => wordsOf(c).join(' ') === header[i])) candidates.push(l)
+    found = after(candidates)
+  } else if (rule.landmark) {
+    found = after(findLandmarks(doc, rule.landmark, rule.prefix ?? false))
+  } else {
+    let seen = 0
+    for (let i = 0; i < lines.length; i++) {
+      const run = runFrom(doc, lines, i, rule.unit, stops)
+      if (run.length === 0) continue
+      if (seen++ === rule.ordinal) {
+        found = run
+        break
+      }
+      i = run[run.length - 1]! + rule.unit.length - 1
+    }
+  }
+  byKey.set(key, found)
+  return found
+}
+
+/** One item's value of the rule's field, or '' when its cell is empty or does not read as the field. */
+function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): string {
+  const spec = rule.unit[rule.line]!
+  let value: string
+  if ('cells' in spec) {
+    const cells = cellsOf(doc, line)
+    const start = doc.lineStart[line]! + cells.slice(0, rule.cell).reduce((n, c) => n + c.length + 1, 0)
+    let p = start
+    while (p < doc.lineEnd[line]! && /\s/.test(doc.text[p]!)) p++
+    const got = applyExtent(doc, p, rule.extent, field)
+    value = got ? cleanValue(got.value) : ''
+  } else if (rule.capture) {
+    value = cleanValue(compiled(rule.capture).exec(lineText(doc, line))?.[1] ?? '')
+  } else {
+    value = cleanValue(lineText(doc, line))
+  }
+  return value !== '' && acceptable(value, field) ? value : ''
+}
+
+export function applyRows(doc: Doc, rule: RowsRule, field: FieldTemplate): { value: string; penalty: number; items: string[] } | null {
+  const run = findRun(doc, rule)
+  if (!run) return null
+  const { lines } = contentLines(doc)
+  const items = run.map((at) => valueIn(doc, lines[at + rule.line]!, rule, field))
+  const found = items.filter((v) => v !== '').length
+  if (found === 0) return null
+  // Items whose cell does not read as the field make the whole column doubtful.
+  return { value: items.join('\n'), penalty: found < items.length ? 0.3 : 0, items }
+}
+
+// ── learning ──
+
+/** How the sample's unit line is recognised in other emails. */
+function specOf(doc: Doc, line: number, variable: Span[]): UnitLine | null {
+  const ls = doc.lineStart[line]!
+  const le = doc.lineEnd[line]!
+  if (doc.lineTab[line]) {
+    let offset = ls
+    const cells = cellsOf(doc, line).map((c) => {
+      const s = offset
+      offset += c.length + 1
+      const t = c.trim()
+      if (t === '') return 'empty' as const
+      // A cell holding a highlighted value is data whatever it looks like in the sample.
+      if (overlaps(variable, s, s + c.length) && !hasDigit(t)) return 'text' as const
+      return cellClass(t) === 'num' ? ('num' as const) : ('text' as const)
+    })
+    return { cells }
+  }
+  const whole = spanAt(variable, ls, le)
+  if (whole && whole[0] <= ls + (lineText(doc, line).length - lineText(doc, line).trimStart().length) && whole[1] >= le - 1) return { pattern: null }
+  // Any span on the line will do as the "captured" part: only the shape of the line matters here.
+  const first = variable.find((s) => s[0] >= ls && s[1] <= le)
+  const number = /\S*\d\S*/.exec(lineText(doc, line))
+  const span: Span | null = first ?? (number ? [ls + number.index, ls + number.index + number[0].length] : null)
+  if (!span) return { pattern: literalLine(lineText(doc, line)) }
+  const pattern = linePattern(doc, line, span, variable)
+  return pattern ? { pattern: pattern.replace(/\((\.\+\?|\\S\+\?)\)/, '$1') } : null
+}
+
+function literalLine(text: string): string {
+  return `^\\s*${wordsOf(text)
+    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('\\W+')}\\W*$`
+}
+
+/** Whether a unit is more than lines of free text: something in it must show an item's shape. */
+function shaped(unit: UnitLine[]): boolean {
+  return unit.some((u) => ('cells' in u ? u.cells.length >= 2 && (u.cells.includes('num') || u.cells.length >= 3) : u.pattern !== null && hasFixedText(u.pattern)))
+}
+
+/** Whether a line pattern has fixed text of its own (`Qty:`, a bullet, `x`), beyond free numbers and words. */
+function hasFixedText(pattern: string): boolean {
+  const rest = pattern.replace(/\\S\*\\d\\S\*|\(?\.\+\?\)?|\(?\\S\+\?\)?|\\s[*+]|\^|\$/g, '')
+  return /[^\s]/.test(rest)
+}
+
+function sameUnit(a: UnitLine[], b: UnitLine[]): boolean {
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
+export type LearnedRun = { unit: UnitLine[]; first: number; count: number; lines: number[] }
+
+/**
+ * The repeated unit holding a highlighted value, if the sample shows one: two or more look-alike
+ * units in a row, or one table row under a header.
+ */
+export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun | null {
+  const line = lineOf(doc, span[0])
+  if (lineOf(doc, span[1]) !== line) return null
+  const { lines, index } = contentLines(doc)
+  const at = index.get(line)
+  if (at === undefined) return null
+  for (let k = 1; k <= MAX_UNIT_LINES; k++) {
+    for (let o = 0; o < k; o++) {
+      const start = at - o
+      if (start < 0 || start + k > lines.length) continue
+      const unit: UnitLine[] = []
+      for (let j = 0; j < k; j++) {
+        const spec = specOf(doc, lines[start + j]!, variable)
+        if (!spec) break
+        unit.push(spec)
+      }
+      if (unit.length !== k || !shaped(unit)) continue
+      const stops = new Set<string>()
+      if (!unitAt(doc, lines, start, unit, stops)) continue
+      const first = start
+      // The user highlights the first item: a look-alike unit right above (not a table's header)
+      // means these are lines of one block (an address), not items.
+      if (first - k >= 0 && unitAt(doc, lines, first - k, unit, stops) && !headerAbove(doc, lines, first, 'cells' in unit[0]! ? unit[0]!.cells.length : -1, variable)) continue
+      const run = runFrom(doc, lines, first, unit, stops)
+      // Each other unit must read like this one by its own spec too, and hold a value of the same
+      // kind where the sample's value is (`$28.99` under `2,361 kWh` is a key–value table).
+      const kind = (l: number) => valueKind(doc, l, span, line)
+      const consistent = run.every((u) => {
+        const other: Array<UnitLine | null> = []
+        for (let j = 0; j < k; j++) other.push(specOf(doc, lines[u + j]!, variable))
+        return other.every((s, j) => s !== null && ('cells' in s) === ('cells' in unit[j]!)) && kind(lines[u + o]!) === kind(line)
+      })
+      if (run.length >= 2 && consistent) return { unit, first, count: run.length, lines }
+      if (k === 1 && run.length === 1 && 'cells' in unit[0]! && headerAbove(doc, lines, first, unit[0]!.cells.length, variable)) return { unit, first, count: 1, lines }
+    }
+  }
+  return null
+}
+
+/** The shape of the cell at the value's position on a line of the same unit (its cell index). */
+function valueKind(doc: Doc, l: number, span: Span, line: number): string {
+  if (!doc.lineTab[line]) return 'line'
+  const index = doc.text.slice(doc.lineStart[line]!, span[0]).split('\t').length - 1
+  const cell = cellsOf(doc, l)[index]?.trim() ?? ''
+  return cell === '' ? 'empty' : detectShape(cell).shape
+}
+
+function headerAbove(doc: Doc, lines: number[], first: number, cells: number, variable: Span[]): string[] | null {
+  if (first === 0) return null
+  const h = lines[first - 1]!
+  if (!doc.lineTab[h] || overlaps(variable, doc.lineStart[h]!, doc.lineEnd[h]!)) return null
+  const row = cellsOf(doc, h)
+  if (row.length !== cells || !row.some((c) => c.trim() !== '')) return null
+  if (!row.every((c) => c.trim() === '' || (!hasDigit(c) && c.trim().length <= 40))) return null
+  return row.map((c) => wordsOf(c).join(' '))
+}
+
+/** Learns the rows rule for a value inside a repeated unit; null when the value is not in one. */
+export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], run: LearnedRun, extents: Extent[]): RowsRule | null {
+  const { unit, first, count, lines } = run
+  const line = lineOf(doc, span[0])
+  const offset = lines.indexOf(line, first) - first
+  const j = ((offset % unit.length) + unit.length) % unit.length
+  const spec = unit[j]!
+  let cell = 0
+  let capture: string | undefined
+  let extent: Extent = { kind: 'cell' }
+  if ('cells' in spec) {
+    const ls = doc.lineStart[line]!
+    const before = doc.text.slice(ls, span[0])
+    cell = before.split('\t').length - 1
+    // The value opens its cell (after spaces): read by the extent learned for it.
+    const cellText = cellsOf(doc, line)[cell] ?? ''
+    if (before.split('\t').pop()!.trim() !== '') return null
+    extent = extents.find((e) => e.kind === 'cell' || e.kind === 'shape' || e.kind === 'until' || e.kind === 'until-shape' || e.kind === 'until-digit') ?? { kind: 'cell' }
+    if (cellText.trim() === '') return null
+  } else if (spec.pattern !== null) {
+    const pattern = linePattern(doc, line, span, variable)
+    if (!pattern) return null
+    capture = pattern
+  }
+  // What follows the items in the sample (Subtotal, Shipping, Total…) ends them in every email.
+  const stops: string[] = []
+  const after = first + count * unit.length
+  for (let i = after; i < lines.length && i < after + 8; i++) {
+    const label = wordsOf(rowLabel(doc, lines[i]!)).join(' ')
+    if (label !== '' && !hasDigit(label) && label.length <= 40) stops.push(label)
+  }
+  const header = headerAbove(doc, lines, first, 'cells' in unit[0]! ? unit[0]!.cells.length : -1, variable)
+  let landmark: string[] | null = null
+  let prefix = false
+  let gap = 0
+  if (!header) {
+    for (let i = first - 1; i >= 0 && i >= first - 3; i--) {
+      const lm = landmarkOf(doc, lines[i]!, variable)
+      if (lm && !isSummary(rowLabel(doc, lines[i]!), new Set())) {
+        landmark = lm.words
+        prefix = lm.prefix
+        gap = first - 1 - i
+        break
+      }
+    }
+  }
+  const rule: RowsRule = { kind: 'rows', unit, line: j, cell, extent, header, landmark, ...(prefix ? { prefix } : {}), gap, ordinal: 0, stops, ...(capture ? { capture } : {}) }
+  if (!header && !landmark) {
+    // Without an anchor the items are the n-th run of look-alike units in the email.
+    const { lines: all } = contentLines(doc)
+    let seen = 0
+    for (let i = 0; i < all.length; i++) {
+      const r = runFrom(doc, all, i, unit, new Set(stops))
+      if (r.length === 0) continue
+      if (r[0] === first || r.includes(first)) break
+      seen++
+      i = r[r.length - 1]! + unit.length - 1
+    }
+    rule.ordinal = seen
+  }
+  const got = applyRows(doc, rule, field)
+  const want = squash(doc.text.slice(span[0], span[1]))
+  if (!got || !got.items.some((v) => squash(v) === want)) return null
+  return rule
+}
+
+/** Whether the sample's row reads as a summary or as the field's own label: then it is one value, not an item. */
+export function isSummaryRow(doc: Doc, span: Span, fieldName: string): boolean {
+  const line = lineOf(doc, span[0])
+  const label = rowLabel(doc, line)
+  if (label === '' || squash(label) === squash(doc.text.slice(span[0], span[1]))) {
+    // The value is the row's first cell: the row is known by itself, an item's name.
+    return false
+  }
+  const words = wordsOf(label).join(' ')
+  const name = wordsOf(fieldName).join(' ')
+  return SUMMARY.test(label) || (name !== '' && (words === name || words.startsWith(`${name} `) || name.endsWith(` ${words}`)))
+}
+
+export const rowsRule: RuleHandler<'rows'> = {
+  baseConfidence: 0.93,
+  apply: (doc, rule, field) => applyRows(doc, rule, field),
+  describe: (rule) => `rows:${rule.header ? `"${rule.header.filter(Boolean).join(' | ')}"` : rule.landmark ? `after "${rule.landmark.join(' ')}"` : `#${rule.ordinal + 1}`}`,
+}
