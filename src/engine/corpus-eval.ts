@@ -60,6 +60,14 @@ export const SECOND_SAMPLE_FILE = '002.eml'
 
 type IndexEntry = { id: string; heldOut: boolean; fields: Array<{ name: string; list?: boolean }> }
 
+/** Space variants (no-break, narrow no-break as in "1 234,56 €", thin) are not a difference a reader sees. */
+function sameValue(got: string | null, want: string | null): boolean {
+  if (got === want) return true
+  if (got === null || want === null) return false
+  const spaces = /[\u00a0\u2007\u2009\u202f]/g
+  return got.replace(spaces, ' ') === want.replace(spaces, ' ')
+}
+
 function emptyTally(): Tally {
   return {
     emails: 0,
@@ -110,7 +118,7 @@ async function scoreEmails(
       const part = listFields.has(field) ? tally.lineItems : tally.scalar
       tally.fields++
       part.fields++
-      if (got === want) {
+      if (sameValue(got, want)) {
         tally.correct++
         part.correct++
         continue

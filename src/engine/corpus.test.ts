@@ -6,18 +6,19 @@ import { TEMPLATES } from '../../tests/fixtures/corpus/templates'
 import { evaluateCorpus } from './corpus-eval'
 
 /**
- * Floors, not targets: what the template parser reaches today on the tuning set (issue 9 figures
- * are printed by `npm run eval:extract`). Raise them as the engine improves; never lower them to
- * make a change pass.
+ * Floors, not targets: the template parser reached 90.5% on the tuning set with one sample and
+ * with two when the corpus was extended for issue 9 (`npm run eval:extract` prints the figures).
+ * Raise them as the engine improves; never lower them to make a change pass.
  */
-const TUNING_ONE_SAMPLE_FLOOR = 0.8
-const TUNING_TWO_SAMPLES_FLOOR = 0.8
+const TUNING_ONE_SAMPLE_FLOOR = 0.9
+const TUNING_TWO_SAMPLES_FLOOR = 0.9
 /** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */
 const NEW_SENDERS = new Set(TEMPLATES.slice(19).map((t) => t.id))
 
 describe('accuracy corpus', () => {
   it('is exactly what the seeded generator writes (regenerate with tests/fixtures/corpus/generate.ts)', async () => {
-    expect(TEMPLATES.length).toBeGreaterThanOrEqual(19)
+    expect(TEMPLATES.length).toBeGreaterThanOrEqual(43)
+    expect(TEMPLATES.filter((t) => t.heldOut).length).toBeGreaterThanOrEqual(12)
     for (const template of TEMPLATES) {
       for (const generated of generateTemplate(template)) {
         const committed = await readFile(join(CORPUS_DIR, template.id, generated.path))
