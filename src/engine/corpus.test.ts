@@ -1,26 +1,45 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CORPUS_DIR, generateTemplate } from '../../tests/fixtures/corpus/generate'
+import { CORPUS_DIR, corpusIndex, generateTemplate } from '../../tests/fixtures/corpus/generate'
 import { TEMPLATES } from '../../tests/fixtures/corpus/templates'
 import { evaluateCorpus } from './corpus-eval'
 
+/**
+ * Floors, not targets: the template parser reached 90.5% on the tuning set with one sample and
+ * with two when the corpus was extended for issue 9 (`npm run eval:extract` prints the figures).
+ * Raise them as the engine improves; never lower them to make a change pass.
+ */
+const TUNING_ONE_SAMPLE_FLOOR = 0.9
+const TUNING_TWO_SAMPLES_FLOOR = 0.9
+/** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */
+const NEW_SENDERS = new Set(TEMPLATES.slice(19).map((t) => t.id))
+
 describe('accuracy corpus', () => {
   it('is exactly what the seeded generator writes (regenerate with tests/fixtures/corpus/generate.ts)', async () => {
-    expect(TEMPLATES.length).toBeGreaterThanOrEqual(12)
+    expect(TEMPLATES.length).toBeGreaterThanOrEqual(43)
+    expect(TEMPLATES.filter((t) => t.heldOut).length).toBeGreaterThanOrEqual(12)
     for (const template of TEMPLATES) {
       for (const generated of generateTemplate(template)) {
         const committed = await readFile(join(CORPUS_DIR, template.id, generated.path))
         expect(committed.equals(Buffer.from(generated.content)), `${template.id}/${generated.path}`).toBe(true)
       }
     }
+    expect(await readFile(join(CORPUS_DIR, 'index.json'), 'utf8')).toBe(corpusIndex(TEMPLATES))
   })
 
-  it('the template parser, trained on one email per sender, gets at least 99% of fields exactly right', async () => {
+  it('the template parser keeps its accuracy on the tuning set, trained on one sample and on two', { timeout: 180_000 }, async () => {
     const score = await evaluateCorpus(CORPUS_DIR)
-    const misses = score.templates.flatMap((t) => t.misses.map((m) => `${t.template}/${m.file} ${m.field}: ${JSON.stringify(m.got)} ≠ ${JSON.stringify(m.expected)}`))
-    expect(score.templates.length).toBeGreaterThanOrEqual(12)
+    const tuning = score.templates.filter((t) => !t.heldOut)
+    const misses = tuning.flatMap((t) => t.misses.map((m) => `${t.template}/${m.file} ${m.field}: ${JSON.stringify(m.got)} ≠ ${JSON.stringify(m.expected)}`))
+    expect(score.templates.map((t) => t.template).sort()).toEqual(TEMPLATES.map((t) => t.id).sort())
     expect(score.templates.every((t) => t.emails >= 20)).toBe(true)
-    expect(score.accuracy, misses.slice(0, 20).join('\n')).toBeGreaterThanOrEqual(0.99)
+    expect(score.tuning.oneSample.accuracy, misses.slice(0, 20).join('\n')).toBeGreaterThanOrEqual(TUNING_ONE_SAMPLE_FLOOR)
+    expect(score.tuning.twoSamples.accuracy).toBeGreaterThanOrEqual(TUNING_TWO_SAMPLES_FLOOR)
+    // The first nineteen senders are the ones the rules were tuned on: they stay at 99% or better.
+    const original = tuning.filter((t) => !NEW_SENDERS.has(t.template))
+    const correct = original.reduce((n, t) => n + t.correct, 0)
+    const fields = original.reduce((n, t) => n + t.fields, 0)
+    expect(correct / fields).toBeGreaterThanOrEqual(0.99)
   })
 })
