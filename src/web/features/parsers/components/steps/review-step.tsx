@@ -102,7 +102,7 @@ export function ReviewStep({
           )}
         </SummaryItem>
         <SummaryItem term="Rows">
-          {ROW_MODE_LABELS[draft.rowMode].title}
+          <span className="block">{ROW_MODE_LABELS[draft.rowMode].title}</span>
           <span className="block text-xs text-muted-foreground">{ROW_MODE_LABELS[draft.rowMode].summary}</span>
         </SummaryItem>
         <SummaryItem term="Columns">
