@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from '../server/db/client'
 import { parsedEmails } from '../server/db/schema'
-import { deliverOrders, eventually, sheetRows, userWithOrderParser } from '../server/testing/pipeline-fixtures'
+import { deliverItemOrders, deliverOrders, eventually, sheetRows, userWithOrderParser } from '../server/testing/pipeline-fixtures'
 import { createTestApp, TEST_APP_SECRET, type TestApp } from '../server/testing/test-app'
 import { openPostgresTestDatabase } from '../server/testing/test-database'
 import { startTestEmulator, type TestEmulator } from '../server/testing/test-emulator'
@@ -93,6 +93,26 @@ describe('worker processes on one PostgreSQL', () => {
     startWorkerProcess()
     await eventually(settled(userId), (count) => count === ids.length, 120_000)
     expectExactlyOnce(await sheetRows(google, spreadsheetId), ids)
+  })
+
+  it('a worker killed with SIGKILL mid-batch, one row per item: every item is one row exactly once', { timeout: 180_000 }, async () => {
+    const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: `killed-items${++n}@example.com`, lineItems: 'per_item' })
+    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/*/values/*:append', mode: 'latency', latencyMs: 1500 } })
+    const first = startWorkerProcess()
+    const orders = await deliverItemOrders(google, 1, [5, 3, 1, 4, 2, 5, 3, 4, 2, 5])
+    await eventually(
+      async () => (await google.control('/requests?api=sheets.spreadsheets.values.append')).json.total as number,
+      (total) => total > 0,
+      30_000,
+    )
+    first.kill('SIGKILL')
+    await google.control('/faults', { method: 'DELETE' })
+    orders.push(...(await deliverItemOrders(google, 50, [5, 2])))
+
+    startWorkerProcess()
+    await eventually(settled(userId), (count) => count === orders.length, 120_000)
+    const keys = (await sheetRows(google, spreadsheetId)).slice(1).map((r) => `${r[6]}#${r[7]}`)
+    expect(keys.sort()).toEqual(orders.flatMap((o) => o.items.map((_, i) => `${o.id}#${i + 1}`)).sort())
   })
 
   it('two worker processes share the work and give exactly N rows', { timeout: 180_000 }, async () => {

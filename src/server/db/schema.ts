@@ -11,6 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
+import type { RowMode } from '../../shared/contracts/parsers'
 import type { ParserType, Plan } from '../../shared/plans'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
@@ -181,6 +182,8 @@ export const parsers = pgTable(
     destinationConfig: jsonb('destination_config').$type<DestinationConfig>(),
     parserType: text('parser_type').$type<ParserType>().notNull().default('template'),
     parseAttachments: boolean('parse_attachments').notNull().default(false),
+    /** per_email: one sheet row per email (line items joined); per_item: one row per line item. */
+    rowMode: text('row_mode').$type<RowMode>().notNull().default('per_email'),
     /** The sample email the template was learned from (normalised), so it can be relearned. */
     trainingSample: jsonb('training_sample').$type<Record<string, unknown>>(),
     /** Gmail id of the sample (or the built-in sample's id). */
@@ -224,6 +227,9 @@ export const connectedAccounts = pgTable(
   (t) => [uniqueIndex('connected_accounts_user_provider_idx').on(t.userId, t.provider)],
 )
 
+export type SheetCell = string | number | boolean | null
+export type SheetKey = 'message' | 'message_item'
+
 /** pending and processing are the pipeline's own; the rest are outcomes users see. */
 export const PARSED_EMAIL_STATUSES = ['pending', 'processing', 'success', 'partial', 'failed', 'quota_exceeded', 'skipped'] as const
 export type ParsedEmailStatus = (typeof PARSED_EMAIL_STATUSES)[number]
@@ -255,8 +261,13 @@ export const parsedEmails = pgTable(
     /** none → queued → writing → written. 'writing' means a write may or may not have landed. */
     sheetState: text('sheet_state').$type<'none' | 'queued' | 'writing' | 'written'>().notNull().default('none'),
     spreadsheetId: text('spreadsheet_id'),
-    /** The cells to append, computed once when the email is processed. */
-    sheetRow: jsonb('sheet_row').$type<Array<string | number | boolean | null>>(),
+    /** The rows to append (one, or one per line item), computed once when the email is processed. */
+    sheetRows: jsonb('sheet_rows').$type<SheetCell[][]>(),
+    /**
+     * What identifies this email's rows in the sheet when a write's outcome is unknown: the Message
+     * ID column, or Message ID plus Item # for one row per item (docs/decisions/010).
+     */
+    sheetKey: text('sheet_key').$type<SheetKey>().notNull().default('message'),
     sheetAttemptAt: timestamp('sheet_attempt_at', { withTimezone: true }),
   },
   (t) => [

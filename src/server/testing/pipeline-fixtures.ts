@@ -24,6 +24,41 @@ export const ORDER_FIELDS = [
   { name: 'Total', value: '$5.00' },
 ]
 
+const PRODUCTS = ['Blue Widget', 'Crème Brûlée Torch', "Kids' T-Shirt, Size 8", 'Desk Lamp', 'Merino Beanie', 'Camp Mug', 'Rain Jacket', 'Trail Socks', 'Headlamp', 'Daypack 22L']
+
+/**
+ * An order with `itemCount` line items in a table under an Item / Qty / Price header, and a total
+ * row; with no items, no table (the items "follow in a separate email").
+ */
+export function itemOrderEmail(n: number, itemCount: number) {
+  const items = Array.from({ length: itemCount }, (_, i) => ({
+    name: PRODUCTS[(n + i) % PRODUCTS.length]!,
+    qty: String(1 + ((n + i) % 3)),
+    price: `$${((n * 13 + i * 7) % 90) + 10}.${String((n + i) % 100).padStart(2, '0')}`,
+  }))
+  const order = String(5000 + n)
+  const rows = items.map((item) => `<tr><td>${item.name}</td><td>${item.qty}</td><td>${item.price}</td></tr>`).join('')
+  return {
+    from: 'Acme Store <orders@acme.test>',
+    subject: `Order #${order} confirmed`,
+    html: `<h1>Thanks for your order</h1><table><tr><td>Order number:</td><td>${order}</td></tr></table>${
+      itemCount ? `<table><tr><th>Item</th><th>Qty</th><th>Price</th></tr>${rows}<tr><td colspan="2">Total</td><td>$999.00</td></tr></table>` : '<p>Your items follow in a separate email.</p>'
+    }<p>Acme Store</p>`,
+    labels: ['Orders'],
+    expected: { order, items },
+  }
+}
+
+/** Fields highlighted in `itemOrderEmail(0, 2)`: the order number and the first item's name and price. */
+export function itemOrderFields() {
+  const { expected } = itemOrderEmail(0, 2)
+  return [
+    { name: 'Order Number', value: expected.order },
+    { name: 'Item', value: expected.items[0]!.name },
+    { name: 'Price', value: expected.items[0]!.price },
+  ]
+}
+
 /**
  * A signed-in user with Gmail connected and an active order parser writing to a new spreadsheet.
  * The sample (order 0) arrives before the parser exists, so only later mail is parsed.
@@ -36,22 +71,31 @@ export async function userWithOrderParser(
     plan = 'free',
     parseHistorical = false,
     inbox = INBOX,
-  }: { email: string; plan?: 'free' | 'starter' | 'pro'; parseHistorical?: boolean; inbox?: string },
+    lineItems,
+  }: {
+    email: string
+    plan?: 'free' | 'starter' | 'pro'
+    parseHistorical?: boolean
+    inbox?: string
+    /** Train on a two-item order (itemOrderEmail) instead, with this row mode. */
+    lineItems?: 'per_email' | 'per_item'
+  },
 ) {
   const client: HttpClient = await signUpAndIn(t, email)
   await t.db.update(users).set({ plan }).where(eq(users.email, email))
   await connectGmail(google, client, { account: inbox })
-  const { expected: _, ...sample } = orderEmail(0)
+  const { expected: _, ...sample } = lineItems ? itemOrderEmail(0, 2) : orderEmail(0)
   const sampleId = await deliverMail(google, inbox, sample)
   const created = await client.post('/api/parsers', {
     name: 'Orders',
     filters: { filterFrom: 'orders@acme.test', filterSubject: null, filterLabel: null },
-    fields: ORDER_FIELDS,
+    fields: lineItems ? itemOrderFields() : ORDER_FIELDS,
     sample: { messageId: sampleId },
     parserType: 'template',
     parseAttachments: false,
     destination: { type: 'new' },
     parseHistorical,
+    ...(lineItems ? { rowMode: lineItems } : {}),
   })
   if (created.status !== 201) throw new Error(`parser not created: ${created.text}`)
   const [user] = await t.db.select({ id: users.id }).from(users).where(eq(users.email, email))
@@ -65,6 +109,16 @@ export async function deliverOrders(google: TestEmulator, from: number, count: n
     ids.push(await deliverMail(google, inbox, mail))
   }
   return ids
+}
+
+/** Delivers item orders `from`, `from + 1`, … with the given item counts; their ids and expected items. */
+export async function deliverItemOrders(google: TestEmulator, from: number, itemCounts: number[], inbox = INBOX) {
+  const orders: Array<{ id: string; order: string; items: Array<{ name: string; price: string }> }> = []
+  for (const [i, count] of itemCounts.entries()) {
+    const { expected, ...mail } = itemOrderEmail(from + i, count)
+    orders.push({ id: await deliverMail(google, inbox, mail), order: expected.order, items: expected.items })
+  }
+  return orders
 }
 
 export async function sheetRows(google: TestEmulator, spreadsheetId: string): Promise<string[][]> {

@@ -16,6 +16,14 @@ export const destinationInputSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('existing'), spreadsheet: z.string().trim().min(1, { error: 'Please enter a spreadsheet ID or URL.' }).max(2000) }),
 ])
 
+/**
+ * How a parser with line items fills the sheet (issue 9): one row per email with each line-item
+ * field's values joined by line breaks (the default, and every parser made before the choice
+ * existed), or one row per item with the email's other fields repeated on each.
+ */
+export const ROW_MODES = ['per_email', 'per_item'] as const
+export type RowMode = (typeof ROW_MODES)[number]
+
 /** Spec §5 'Activation': the messages the server answers with whatever the client sends. */
 export const PLAN_MESSAGES = {
   smartAi: 'Smart AI Parser requires Starter plan. Please upgrade to use this feature.',
@@ -34,6 +42,7 @@ export const createParserInputSchema = z
     parseAttachments: z.boolean().default(false),
     destination: destinationInputSchema,
     parseHistorical: z.boolean().default(false),
+    rowMode: z.enum(ROW_MODES).default('per_email'),
   })
   // Spec §3: parse_attachments is true only for full_ai with the PDF switch on.
   .transform((input) => ({ ...input, parseAttachments: input.parserType === 'full_ai' && input.parseAttachments }))
@@ -53,6 +62,9 @@ export const previewInputSchema = z.object({
   sample: sampleRefSchema,
 })
 
+/** One field of a preview row: its text, or null with the reason it was not found. */
+export type PreviewField = { value: string | null; reason: string | null }
+
 /** One row of the live preview: what the trained template finds in another matching email. */
 export type PreviewRow = {
   messageId: string
@@ -61,8 +73,15 @@ export type PreviewRow = {
   date: string
   status: 'success' | 'partial' | 'failed'
   fields: Record<string, string | null>
+  /** Per field: found (value) or not found and why. */
+  details: Record<string, PreviewField>
+  /** The email's line items (each line-item field's text per item); null when the template has none. */
+  items: Array<Record<string, string | null>> | null
   error: string | null
 }
+
+/** The live preview's answer. `lineItemFields` names the fields the trainer learned as repeated rows. */
+export type PreviewResult = { rows: PreviewRow[]; unmatched: string[]; lineItemFields: string[] }
 
 export const updateParserInputSchema = z.object({ active: z.boolean() })
 
@@ -100,6 +119,8 @@ export type ParserView = {
   destination_config: DestinationView | null
   parser_type: ParserType
   parse_attachments: boolean
+  /** One sheet row per email, or per line item. */
+  row_mode: RowMode
   created_at: string
   /** Why the parser is not running although active (Gmail needs reconnecting, recent failures). */
   alert: string | null

@@ -1,10 +1,14 @@
 import { z } from 'zod'
+import type { RowMode } from './parsers'
 
 /** Columns Mailrow adds after the parser's fields; Message ID lets a retry see what was written. */
 export const METADATA_COLUMNS = ['Received', 'From', 'Subject', 'Message ID'] as const
 
-export function sheetColumns(fieldNames: string[]): string[] {
-  return [...fieldNames, ...METADATA_COLUMNS]
+/** The last column of a one-row-per-item sheet: the item's number in its email (1, 2, …), blank when none was found. */
+export const ITEM_COLUMN = 'Item #'
+
+export function sheetColumns(fieldNames: string[], rowMode: RowMode = 'per_email'): string[] {
+  return [...fieldNames, ...METADATA_COLUMNS, ...(rowMode === 'per_item' ? [ITEM_COLUMN] : [])]
 }
 
 /** New spreadsheet name (spec §9): the parser name followed by ' - Data'. */

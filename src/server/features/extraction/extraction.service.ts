@@ -2,7 +2,9 @@ import type { AiProviderConfig } from '../../../engine/ai'
 import { parseTrainedTemplate, runParser, trainParser, type TrainedTemplate } from '../../../engine/extract'
 import { parseEmail, type NormalisedEmail } from '../../../engine/mime'
 import type { ExtractionField, ExtractionResult } from '../../../shared/contracts/extraction'
+import type { RowMode } from '../../../shared/contracts/parsers'
 import type { ParserType } from '../../../shared/plans'
+import type { SheetCell } from '../../db/schema'
 import { SAMPLE_EMAIL } from '../../../shared/sample-email'
 import type { Env } from '../../env'
 import { AppError } from '../../lib/errors'
@@ -72,12 +74,37 @@ export function emailFacts(email: NormalisedEmail) {
   return { subject: email.subject, from: email.from, date: email.date && !Number.isNaN(Date.parse(email.date)) ? new Date(email.date) : null }
 }
 
-/** A sheet row: the fields in the parser's order (normalised cells), then Received, From, Subject and Message ID. */
-export function toSheetRow(fields: ExtractionField[], result: ExtractionResult, email: NormalisedEmail, messageId: string, receivedAt: Date | null) {
+/**
+ * The sheet rows for one email: the fields in the parser's order (normalised cells), then Received,
+ * From, Subject and Message ID. One row per email, or with `per_item` one row per line item (the
+ * email's other fields repeated, the item's number last); an email where no item was found still
+ * gives one row, its item cells and number blank, so it never vanishes from the sheet.
+ */
+export function toSheetRows(
+  fields: ExtractionField[],
+  result: ExtractionResult,
+  email: NormalisedEmail,
+  messageId: string,
+  receivedAt: Date | null,
+  rowMode: RowMode = 'per_email',
+): SheetCell[][] {
   const facts = emailFacts(email)
-  const cells = fields.map((f) => {
+  const metadata = [(receivedAt ?? facts.date)?.toISOString() ?? '', facts.from, facts.subject, messageId]
+  const emailCells = fields.map((f) => {
     const detail = result.details[f.name]
     return detail?.cell ?? detail?.value ?? ''
   })
-  return [...cells, (receivedAt ?? facts.date)?.toISOString() ?? '', facts.from, facts.subject, messageId]
+  if (rowMode === 'per_email') return [[...emailCells, ...metadata]]
+  const items = result.items ?? []
+  // No item found: the line-item fields are empty, so the email's own cells say so already.
+  if (items.length === 0) return [[...emailCells, ...metadata, '']]
+  return items.map((item, index) => [
+    ...fields.map((f, i) => {
+      const cell = item[f.name]
+      return cell ? (cell.cell ?? cell.value ?? '') : emailCells[i]!
+    }),
+    ...metadata,
+    index + 1,
+  ])
 }
+

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { PLAN_MESSAGES, SAMPLE_EMAIL_ID } from '../../../shared/contracts/parsers'
 import { users } from '../../db/schema'
+import { itemOrderEmail, itemOrderFields } from '../../testing/pipeline-fixtures'
 import { createTestApp, signUpAndIn, type HttpClient, type TestApp } from '../../testing/test-app'
 import { connectGmail, deliverMail, startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
 
@@ -81,6 +82,7 @@ describe('POST /api/parsers', () => {
       destination_type: 'google_sheets',
       parser_type: 'template',
       parse_attachments: false,
+      row_mode: 'per_email',
       destination_config: { type: 'new', spreadsheetName: 'Acme orders - Data', parseHistorical: false, spreadsheetUrl },
     })
     expect((await sheetValues(parser.destination_config.spreadsheetId))[0]).toEqual(['Order Number', 'Customer', 'Total', 'Received', 'From', 'Subject', 'Message ID'])
@@ -125,7 +127,70 @@ describe('POST /api/parsers', () => {
   })
 })
 
+describe('one row per item', () => {
+  const itemInput = async (overrides: Record<string, unknown> = {}) => {
+    const { expected: _, ...sample } = itemOrderEmail(0, 2)
+    return input({ fields: itemOrderFields(), sample: { messageId: await deliverMail(google, INBOX, sample) }, ...overrides })
+  }
+
+  it('is stored when asked for and the fields include line items, with an Item # column last', async () => {
+    const response = await client.post('/api/parsers', await itemInput({ rowMode: 'per_item' }))
+    expect(response.status).toBe(201)
+    expect(response.json.parser.row_mode).toBe('per_item')
+    expect((await sheetValues(response.json.parser.destination_config.spreadsheetId))[0]).toEqual([
+      'Order Number', 'Item', 'Price', 'Received', 'From', 'Subject', 'Message ID', 'Item #',
+    ])
+    // Left out, it is one row per email, as for every parser before the choice existed.
+    expect((await client.post('/api/parsers', await itemInput())).json.parser.row_mode).toBe('per_email')
+    expect((await client.post('/api/parsers', await itemInput({ rowMode: 'per_line' }))).status).toBe(400)
+  })
+
+  it('falls back to one row per email when no trained field is a line item', async () => {
+    const response = await client.post('/api/parsers', input({ rowMode: 'per_item' }))
+    expect(response.status).toBe(201)
+    expect(response.json.parser.row_mode).toBe('per_email')
+    expect((await sheetValues(response.json.parser.destination_config.spreadsheetId))[0]).toHaveLength(7)
+  })
+
+  it('keeps the plan rules and who may see a parser as they were', async () => {
+    expect((await client.post('/api/parsers', await itemInput({ rowMode: 'per_item', parserType: 'smart_ai' }))).json.error.message).toBe(PLAN_MESSAGES.smartAi)
+    const { parser } = (await client.post('/api/parsers', await itemInput({ rowMode: 'per_item' }))).json
+    const stranger = await signUpAndIn(t, `stranger-items${n}@example.com`)
+    expect((await stranger.post(`/api/parsers/${parser.id}/test`, { emailId: ids[0] })).status).toBeGreaterThanOrEqual(400)
+    expect((await stranger.send('PATCH', `/api/parsers/${parser.id}`, { active: false })).status).toBe(404)
+  })
+
+  it('Test Parser writes one row per item, once', async () => {
+    const { parser } = (await client.post('/api/parsers', await itemInput({ rowMode: 'per_item' }))).json
+    const { expected, ...mail } = itemOrderEmail(7, 3)
+    const id = await deliverMail(google, INBOX, mail)
+    const first = (await client.post(`/api/parsers/${parser.id}/test`, { emailId: id })).json.result
+    expect(first).toMatchObject({ success: true, written_to_sheets: true })
+    expect(first.extracted_data.Item).toBe(expected.items.map((item) => item.name).join('\n'))
+    await client.post(`/api/parsers/${parser.id}/test`, { emailId: id })
+    const rows = (await sheetValues(parser.destination_config.spreadsheetId)).slice(1)
+    expect(rows.map((r) => [r[0], r[1], r[2], r[6], r[7]])).toEqual(expected.items.map((item, i) => [expected.order, item.name, item.price, id, String(i + 1)]))
+  })
+})
+
 describe('POST /api/parsers/preview', () => {
+  it('names the line-item fields and shows each email\'s items, and why a field was not found', async () => {
+    const { expected: _, ...sample } = itemOrderEmail(0, 2)
+    const sampleItems = await deliverMail(google, INBOX, sample)
+    const { expected: five, ...fiveItems } = itemOrderEmail(3, 5)
+    const fiveId = await deliverMail(google, INBOX, fiveItems)
+    const response = await client.post('/api/parsers/preview', { filters, fields: itemOrderFields(), sample: { messageId: sampleItems } })
+    expect(response.status).toBe(200)
+    expect(response.json.lineItemFields).toEqual(['Item', 'Price'])
+    const row = response.json.rows.find((r: { messageId: string }) => r.messageId === fiveId)
+    expect(row.details['Order Number']).toEqual({ value: five.order, reason: null })
+    expect(row.items).toEqual(five.items.map((item) => ({ Item: item.name, Price: item.price })))
+    // The plain orders have no item table: the item fields are empty, with a reason or none.
+    const plain = response.json.rows.find((r: { messageId: string }) => r.messageId === ids[0])
+    expect(plain.details.Item.value).toBeNull()
+    expect(plain.details.Item).toHaveProperty('reason')
+  })
+
   it('shows what the template extracts from the other matching emails', async () => {
     const response = await client.post('/api/parsers/preview', { filters, fields, sample: { messageId: sampleId } })
     expect(response.status).toBe(200)
@@ -134,6 +199,9 @@ describe('POST /api/parsers/preview', () => {
     const byNumber = Object.fromEntries(rows.map((r: { fields: Record<string, string> }) => [r.fields['Order Number'], r]))
     expect(byNumber['1002']).toMatchObject({ status: 'success', fields: { Customer: "Seán O'Brien", Total: '$1,234.50' } })
     expect(byNumber['98765']).toMatchObject({ status: 'success', fields: { Customer: 'Zoë Kim', Total: '$5.00' } })
+    expect(byNumber['1002'].details.Total).toEqual({ value: '$1,234.50', reason: null })
+    expect(response.json.lineItemFields).toEqual([])
+    expect(byNumber['1002'].items).toBeNull()
   })
 })
 

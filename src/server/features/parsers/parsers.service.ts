@@ -1,4 +1,5 @@
 import type { AiProviderConfig } from '../../../engine/ai'
+import { lineItemFields, type TrainedTemplate } from '../../../engine/extract'
 import type { ExtractionField } from '../../../shared/contracts/extraction'
 import {
   planViolation,
@@ -6,7 +7,9 @@ import {
   type CreateParserInput,
   type ParsedEmailView,
   type ParserView,
+  type PreviewResult,
   type PreviewRow,
+  type RowMode,
   type TestParserResult,
   createParserInputSchema,
 } from '../../../shared/contracts/parsers'
@@ -17,7 +20,7 @@ import type { DestinationConfig } from '../../db/schema'
 import { AppError } from '../../lib/errors'
 import { findUserById } from '../account/account.queries'
 import { getGmailConnectionStatus, type GoogleAccess } from '../connections/connections.service'
-import { emailFacts, extractFromEmail, readStoredTemplate, readEmail, sampleEmail, toSheetRow, trainTemplate } from '../extraction/extraction.service'
+import { emailFacts, extractFromEmail, readStoredTemplate, readEmail, sampleEmail, toSheetRows, trainTemplate } from '../extraction/extraction.service'
 import { currentHistoryId, getRawMessage, listMatchingMessageIds, listMatchingRawMessages } from '../gmail/gmail.service'
 import { addPendingEmails, backfillProgress, recentFailures } from '../pipeline/pipeline.service'
 import { appendRows, createSpreadsheet, validateSpreadsheet } from '../sheets/sheets.service'
@@ -51,6 +54,7 @@ export function toParserView(
     destination_config: row.destinationConfig ?? null,
     parser_type: row.parserType,
     parse_attachments: row.parseAttachments,
+    row_mode: row.rowMode,
     created_at: row.createdAt.toISOString(),
     alert,
     backfill,
@@ -77,10 +81,12 @@ export async function createParser(db: Db, { userId, input, access }: { userId: 
   const sample = await loadSample(db, { userId, messageId: parsed.sample.messageId, access })
   const { template } = await trainTemplate(sample, parsed.fields)
   const fieldNames = parsed.fields.map((f) => f.name)
+  // One row per item needs items: without line-item fields it is one row per email (decision 010).
+  const rowMode: RowMode = parsed.rowMode === 'per_item' && lineItemFields(template).length > 0 ? 'per_item' : 'per_email'
 
   let destination: DestinationConfig
   if (parsed.destination.type === 'new') {
-    const sheet = await createSpreadsheet(db, { userId, parserName: parsed.name, fieldNames, access })
+    const sheet = await createSpreadsheet(db, { userId, parserName: parsed.name, fieldNames, rowMode, access })
     destination = { type: 'new', spreadsheetId: sheet.spreadsheetId, spreadsheetUrl: sheet.spreadsheetUrl, spreadsheetName: sheet.title, parseHistorical: parsed.parseHistorical }
   } else {
     const sheet = await validateSpreadsheet(db, { userId, spreadsheet: parsed.destination.spreadsheet, access })
@@ -101,6 +107,7 @@ export async function createParser(db: Db, { userId, input, access }: { userId: 
     destinationConfig: destination,
     parserType: parsed.parserType,
     parseAttachments: parsed.parseAttachments,
+    rowMode,
     sampleMessageId: parsed.sample.messageId,
     trainingSample: { subject: sample.subject, from: sample.from, date: sample.date, text: sample.text, html: sample.html },
     template: template as unknown as Record<string, unknown>,
@@ -120,14 +127,15 @@ async function startBackfill(db: Db, { userId, parser, access }: { userId: strin
   await addPendingEmails(db, matches.map((m) => ({ userId, parserId: parser.id, gmailMessageId: m.id, receivedAt: new Date(m.internalDate), source: 'backfill' as const })))
 }
 
-/** The live preview: what the template trained so far finds in the other matching emails. */
+/** The live preview: what the template trained so far finds in the other matching emails, and why a field is missing. */
 export async function previewParser(
   db: Db,
   { userId, filters, fields, sample: sampleRef, access }: { userId: string; filters: EmailFilters; fields: ExtractionField[]; sample: { messageId: string }; access: GoogleAccess },
-): Promise<{ rows: PreviewRow[]; unmatched: string[] }> {
+): Promise<PreviewResult> {
   const sample = await loadSample(db, { userId, messageId: sampleRef.messageId, access })
   const { template, unmatched } = await trainTemplate(sample, fields)
-  if (sampleRef.messageId === SAMPLE_EMAIL_ID) return { rows: [], unmatched }
+  const itemFields = lineItemFields(template)
+  if (sampleRef.messageId === SAMPLE_EMAIL_ID) return { rows: [], unmatched, lineItemFields: itemFields }
   const messages = (await listMatchingRawMessages(db, { userId, filters, access, limit: PREVIEW_LIMIT + 1 }))
     .filter((m) => m.id !== sampleRef.messageId)
     .slice(0, PREVIEW_LIMIT)
@@ -142,11 +150,18 @@ export async function previewParser(
         date: (email ? emailFacts(email).date : null)?.toISOString() ?? new Date(message.internalDate).toISOString(),
         status: result.status,
         fields: result.fields,
+        details: Object.fromEntries(
+          fields.map((f) => {
+            const value = result.fields[f.name] ?? null
+            return [f.name, { value, reason: value === null ? (result.details[f.name]?.reason ?? null) : null }]
+          }),
+        ),
+        items: result.items ? result.items.map((item) => Object.fromEntries(Object.entries(item).map(([name, cell]) => [name, cell.value]))) : null,
         error: result.error,
       }
     }),
   )
-  return { rows, unmatched }
+  return { rows, unmatched, lineItemFields: itemFields }
 }
 
 /** Dashboard list, with the reason a parser is stalled when its Gmail connection needs the user. */
@@ -218,7 +233,7 @@ export async function testParser(
     await appendRows(db, {
       userId,
       spreadsheetId: parser.destinationConfig.spreadsheetId,
-      rows: [toSheetRow(parser.extractionFields, result, email, emailId, new Date(message.internalDate))],
+      rows: toSheetRows(parser.extractionFields, result, email, emailId, new Date(message.internalDate), parser.rowMode),
       access,
     })
     written = true

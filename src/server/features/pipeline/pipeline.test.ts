@@ -4,7 +4,7 @@ import { startWorker } from '../../../worker/worker'
 import { pipelineDepsOf } from '../../bootstrap'
 import { parsedEmails, parsers, users } from '../../db/schema'
 import { createLogger } from '../../lib/logger'
-import { deliverOrders, eventually, INBOX, orderEmail, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
+import { deliverItemOrders, deliverOrders, eventually, INBOX, orderEmail, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
 import { createTestApp, type TestApp } from '../../testing/test-app'
 import { deliverMail, startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
 import { runMailboxPass, type PipelineDeps } from './pipeline.service'
@@ -184,5 +184,60 @@ describe('the pipeline', () => {
     await drain(userId)
     expect(await sheetRows(google, spreadsheetId)).toHaveLength(1)
     expect(await t.db.select().from(parsers).where(eq(parsers.id, parser.id))).toHaveLength(1)
+  })
+})
+
+type ItemOrder = Awaited<ReturnType<typeof deliverItemOrders>>[number]
+
+/** Every item of every order is one row (Message ID + Item # once each), with the order number on it. */
+function expectEveryItemOnce(rows: string[][], orders: ItemOrder[]) {
+  const body = rows.slice(1)
+  const keys = body.map((r) => `${r[6]}#${r[7] ?? ''}`)
+  const expected = orders.flatMap((o) => (o.items.length ? o.items.map((_, i) => `${o.id}#${i + 1}`) : [`${o.id}#`]))
+  expect([...keys].sort()).toEqual([...expected].sort())
+  for (const order of orders) {
+    const mine = body.filter((r) => r[6] === order.id).sort((a, b) => Number(a[7]) - Number(b[7]))
+    expect(mine.map((r) => r.slice(0, 3))).toEqual(order.items.length ? order.items.map((item) => [order.order, item.name, item.price]) : [[order.order, '', '']])
+  }
+}
+
+describe('the pipeline with one row per item', () => {
+  it('an order of N items becomes N rows, each with the order number; an order without items one row', async () => {
+    const { userId, spreadsheetId, parser } = await userWithOrderParser(t, google, { email: nextEmail(), lineItems: 'per_item' })
+    expect(parser.row_mode).toBe('per_item')
+    const orders = await deliverItemOrders(google, 1, [5, 1, 3, 0])
+    await drain(userId)
+
+    const rows = await sheetRows(google, spreadsheetId)
+    expect(rows[0]).toEqual(['Order Number', 'Item', 'Price', 'Received', 'From', 'Subject', 'Message ID', 'Item #'])
+    expectEveryItemOnce(rows, orders)
+    const ledger = await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))
+    expect(ledger).toHaveLength(4)
+    expect(ledger.every((r) => r.sheetState === 'written')).toBe(true)
+
+    await runMailboxPass(t.db, { userId, deps })
+    expect(await sheetRows(google, spreadsheetId)).toHaveLength(rows.length)
+  })
+
+  it('with injected 429/500 faults, dropped responses and orders spanning appends, every item is one row exactly once', async () => {
+    const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: nextEmail(), lineItems: 'per_item' })
+    // Three sheet rows per append: most orders are cut between two appends.
+    const small = { ...deps, write: { ...deps.write, batchRows: 3 } }
+    await google.control('/faults', { body: { pathPattern: '/gmail/v1/**', status: 429, rate: 0.1, seed: 17 } })
+    await google.control('/faults', { body: { pathPattern: '/gmail/v1/**', status: 500, rate: 0.1, seed: 18 } })
+    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/**', method: 'POST', status: 500, rate: 0.2, seed: 19 } })
+    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/*/values/*:append', mode: 'drop-after-write', rate: 0.3, seed: 20 } })
+    const orders: ItemOrder[] = []
+    for (let round = 0; round < 4; round++) {
+      orders.push(...(await deliverItemOrders(google, 100 + round * 5, [5, 2, 4, 1, 3].map((c) => (c + round) % 6))))
+      for (let pass = 0; pass < 40; pass++) {
+        await runMailboxPass(t.db, { userId, deps: small }).catch(() => undefined)
+        const open = await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))
+        if (open.every((r) => !['pending', 'processing'].includes(r.status) && !['queued', 'writing'].includes(r.sheetState))) break
+      }
+    }
+    expectEveryItemOnce(await sheetRows(google, spreadsheetId), orders)
+    const faults = (await google.control('/faults')).json.faults as Array<{ fired: number }>
+    expect(faults.reduce((sum, f) => sum + f.fired, 0)).toBeGreaterThan(0)
   })
 })

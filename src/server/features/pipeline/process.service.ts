@@ -3,9 +3,10 @@ import { parseEmail } from '../../../engine/mime'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/errors'
 import type { GoogleAccess } from '../connections/connections.service'
-import { emailFacts, extractFromEmail, readStoredTemplate, toSheetRow } from '../extraction/extraction.service'
+import { emailFacts, extractFromEmail, readStoredTemplate, toSheetRows } from '../extraction/extraction.service'
 import { getRawMessage } from '../gmail/gmail.service'
 import { getMonthlyUsage } from '../usage/usage.service'
+import { sheetKeyFor } from './sheet-keys'
 import type { RawCache } from './mailbox-sync.service'
 import { claimRowsForProcessing, finishRow, findParsersByIds, type LedgerRow } from './pipeline.queries'
 
@@ -104,7 +105,8 @@ async function processRow(
       ? {
           sheetState: 'queued' as const,
           spreadsheetId: parser.destinationConfig!.spreadsheetId,
-          sheetRow: toSheetRow(parser.extractionFields, result, parsed.email, row.gmailMessageId, receivedAt),
+          sheetRows: toSheetRows(parser.extractionFields, result, parsed.email, row.gmailMessageId, receivedAt, parser.rowMode),
+          sheetKey: sheetKeyFor(parser.rowMode),
         }
       : {}),
   })

@@ -2,37 +2,33 @@ import { randomUUID } from 'node:crypto'
 import type { sheets_v4 } from '@googleapis/sheets'
 import { sheetColumns } from '../../../shared/contracts/sheets'
 import type { Db } from '../../db/client'
+import type { SheetCell, SheetKey } from '../../db/schema'
 import { withUserGoogle, type GoogleAccess } from '../connections/connections.service'
 import { isRetryable, sheetsApi } from '../google/google.client'
 import { DEFAULT_LEASE_MS } from './process.service'
 import { a1Sheet, firstSheetTitle } from '../sheets/sheets.service'
+import { columnLetter, keyOf, keyWidth, rowKey } from './sheet-keys'
 import { acquireLease, findParsersByIds, listRowsToWrite, listSpreadsheetsToWrite, releaseLease, setSheetState, type LedgerRow } from './pipeline.queries'
 
-/** Rows per values.append: one call carries a whole backlog (Sheets allows ~10 MB per request). */
+/** Sheet rows per values.append: one call carries a whole backlog (Sheets allows ~10 MB per request). */
 export const APPEND_BATCH = 500
 const MAX_ATTEMPTS = 6
 
-export type WriteOptions = { sleep?: (ms: number) => Promise<void>; baseDelayMs?: number }
+export type WriteOptions = {
+  sleep?: (ms: number) => Promise<void>
+  baseDelayMs?: number
+  /** Sheet rows per append (default APPEND_BATCH); an email with more items than this spans appends. */
+  batchRows?: number
+}
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-/** A1 column letters for a 0-based index: 0 → A, 26 → AA. */
-export function columnLetter(index: number): string {
-  let n = index + 1
-  let letters = ''
-  while (n > 0) {
-    const rem = (n - 1) % 26
-    letters = String.fromCharCode(65 + rem) + letters
-    n = Math.floor((n - 1) / 26)
-  }
-  return letters
-}
-
 /**
  * Writes the user's queued rows, one spreadsheet at a time and one append per batch. A write
- * whose outcome is unknown (timeout, 5xx after the write, dropped connection) leaves its rows in
- * 'writing'; before any retry the sheet's Message ID column is read, and rows already there are
- * marked written instead of appended again. No row is written twice and none is lost.
+ * whose outcome is unknown (timeout, 5xx after the write, dropped connection) leaves its emails in
+ * 'writing'; before any retry the sheet's key columns are read (Message ID, plus Item # for one
+ * row per item), and only the rows not already there are appended. No row is written twice and
+ * none is lost.
  */
 export async function writeQueuedRows(
   db: Db,
@@ -56,6 +52,9 @@ export async function writeQueuedRows(
   return { appendCalls, rowsWritten }
 }
 
+/** An email's rows still to append, and whether this batch carries all of them. */
+type Slice = { row: LedgerRow; cells: SheetCell[][]; isComplete: boolean }
+
 async function writeSpreadsheet(
   db: Db,
   {
@@ -68,6 +67,7 @@ async function writeSpreadsheet(
 ) {
   const sleep = options.sleep ?? sleepFor
   const baseDelayMs = options.baseDelayMs ?? 500
+  const batchRows = Math.max(1, options.batchRows ?? APPEND_BATCH)
   let appendCalls = 0
   let rowsWritten = 0
   return withUserGoogle(db, { userId, access, action: 'Writing to the spreadsheet' }, async (auth, call) => {
@@ -78,22 +78,36 @@ async function writeSpreadsheet(
     for (let attempt = 0; ; ) {
       // Another worker took over an expired lease: stop rather than write beside it.
       if (!(await renewLease())) break
-      const rows = (await listRowsToWrite(db, spreadsheetId, APPEND_BATCH)).filter((r) => r.userId === userId && r.sheetRow)
+      const rows = (await listRowsToWrite(db, spreadsheetId, batchRows)).filter((r) => r.userId === userId && r.sheetRows?.length)
       if (rows.length === 0) break
       if (!headerChecked) {
         await ensureHeader(db, { sheets, call, spreadsheetId, sheet, rows })
         headerChecked = true
       }
+      // An email in 'writing' may have landed wholly, in part (it spanned appends) or not at all.
       const unsettled = rows.filter((r) => r.sheetState === 'writing')
-      const landed = unsettled.length ? await messageIdsInSheet({ sheets, call, spreadsheetId, sheet, rows: unsettled }) : new Set<string>()
-      const already = unsettled.filter((r) => landed.has(r.gmailMessageId ?? ''))
-      await setSheetState(db, already.map((r) => r.id), 'written')
+      const landed = unsettled.length ? await keysInSheet({ sheets, call, spreadsheetId, sheet, rows: unsettled }) : new Set<string>()
+      const missing = rows.map((row) => ({
+        row,
+        cells: row.sheetState === 'writing' ? row.sheetRows!.filter((cells) => !landed.has(rowKey(cells, row.sheetKey))) : row.sheetRows!,
+      }))
+      const already = missing.filter((m) => m.cells.length === 0).map((m) => m.row.id)
+      await setSheetState(db, already, 'written')
       rowsWritten += already.length
-      const toWrite = rows.filter((r) => !already.includes(r))
-      if (toWrite.length === 0) continue
+
+      const batch: Slice[] = []
+      let size = 0
+      for (const { row, cells } of missing) {
+        if (cells.length === 0) continue
+        if (size >= batchRows) break
+        const taken = cells.slice(0, batchRows - size)
+        batch.push({ row, cells: taken, isComplete: taken.length === cells.length })
+        size += taken.length
+      }
+      if (batch.length === 0) continue
 
       // Recorded before the call: if we never hear back, the next attempt checks the sheet first.
-      await setSheetState(db, toWrite.map((r) => r.id), 'writing')
+      await setSheetState(db, batch.map((s) => s.row.id), 'writing')
       try {
         appendCalls++
         await sheets.spreadsheets.values.append({
@@ -101,10 +115,12 @@ async function writeSpreadsheet(
           range: `${sheet}!A1`,
           valueInputOption: 'RAW',
           insertDataOption: 'INSERT_ROWS',
-          requestBody: { values: toWrite.map((r) => r.sheetRow!) },
+          requestBody: { values: batch.flatMap((s) => s.cells) },
         })
-        await setSheetState(db, toWrite.map((r) => r.id), 'written')
-        rowsWritten += toWrite.length
+        // An email cut at the batch's end stays 'writing': the next round reads which items landed.
+        const complete = batch.filter((s) => s.isComplete).map((s) => s.row.id)
+        await setSheetState(db, complete, 'written')
+        rowsWritten += complete.length
         attempt = 0
       } catch (error) {
         if (!isRetryable(error) || ++attempt >= MAX_ATTEMPTS) throw error
@@ -117,13 +133,23 @@ async function writeSpreadsheet(
 
 type SheetsCall = <R>(request: () => Promise<R>) => Promise<R>
 
-/** Gmail message ids already in the sheet, read from each row's Message ID column (its last cell). */
-async function messageIdsInSheet({ sheets, call, spreadsheetId, sheet, rows }: { sheets: sheets_v4.Sheets; call: SheetsCall; spreadsheetId: string; sheet: string; rows: LedgerRow[] }) {
-  const columns = [...new Set(rows.map((r) => columnLetter((r.sheetRow?.length ?? 1) - 1)))]
-  const { data } = await call(() => sheets.spreadsheets.values.batchGet({ spreadsheetId, ranges: columns.map((c) => `${sheet}!${c}:${c}`) }))
-  const ids = new Set<string>()
-  for (const range of data.valueRanges ?? []) for (const row of range.values ?? []) if (row[0] !== undefined) ids.add(String(row[0]))
-  return ids
+/** Keys of the rows already in the sheet, read from the key columns (the last one or two cells of a row). */
+async function keysInSheet({ sheets, call, spreadsheetId, sheet, rows }: { sheets: sheets_v4.Sheets; call: SheetsCall; spreadsheetId: string; sheet: string; rows: LedgerRow[] }) {
+  const layouts = new Map<string, SheetKey>()
+  for (const row of rows) {
+    const width = row.sheetRows![0]!.length
+    const first = columnLetter(width - keyWidth(row.sheetKey))
+    const last = columnLetter(width - 1)
+    layouts.set(`${sheet}!${first}:${last}`, row.sheetKey)
+  }
+  const ranges = [...layouts.keys()]
+  const { data } = await call(() => sheets.spreadsheets.values.batchGet({ spreadsheetId, ranges }))
+  const keys = new Set<string>()
+  ;(data.valueRanges ?? []).forEach((range, index) => {
+    const key = layouts.get(ranges[index]!)!
+    for (const values of range.values ?? []) if (values.length > 0) keys.add(keyOf(values, key))
+  })
+  return keys
 }
 
 /** An existing spreadsheet that is empty gets the parser's header row before the first append. */
@@ -140,7 +166,7 @@ async function ensureHeader(
       spreadsheetId,
       range: `${sheet}!A1`,
       valueInputOption: 'RAW',
-      requestBody: { values: [sheetColumns(parser.extractionFields.map((f) => f.name))] },
+      requestBody: { values: [sheetColumns(parser.extractionFields.map((f) => f.name), parser.rowMode)] },
     }),
   )
 }

@@ -4,7 +4,9 @@ import {
   spreadsheetName,
   type SpreadsheetRef,
 } from '../../../shared/contracts/sheets'
+import type { RowMode } from '../../../shared/contracts/parsers'
 import type { Db } from '../../db/client'
+import type { SheetCell } from '../../db/schema'
 import { AppError } from '../../lib/errors'
 import { withUserGoogle, type GoogleAccess } from '../connections/connections.service'
 import { sheetsApi } from '../google/google.client'
@@ -17,12 +19,18 @@ const SHEET_TITLE = 'Sheet1'
  */
 export async function createSpreadsheet(
   db: Db,
-  { userId, parserName, fieldNames, access }: { userId: string; parserName: string; fieldNames: string[]; access: GoogleAccess },
+  {
+    userId,
+    parserName,
+    fieldNames,
+    rowMode = 'per_email',
+    access,
+  }: { userId: string; parserName: string; fieldNames: string[]; rowMode?: RowMode; access: GoogleAccess },
 ): Promise<SpreadsheetRef> {
   return withUserGoogle(db, { userId, access, action: 'Creating the spreadsheet' }, async (auth, call) => {
     const sheets = sheetsApi(access.google, auth)
     const title = spreadsheetName(parserName)
-    const columns = sheetColumns(fieldNames)
+    const columns = sheetColumns(fieldNames, rowMode)
     // Not retried: a lost response would create a second spreadsheet.
     const created = await sheets.spreadsheets.create({
       requestBody: {
@@ -80,7 +88,6 @@ export async function validateSpreadsheet(
   }
 }
 
-export type SheetCell = string | number | boolean | null
 
 /** The title of the spreadsheet's first sheet, where Mailrow writes. */
 export async function firstSheetTitle(sheets: ReturnType<typeof sheetsApi>, call: <R>(request: () => Promise<R>) => Promise<R>, spreadsheetId: string) {

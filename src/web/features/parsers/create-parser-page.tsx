@@ -194,6 +194,7 @@ export function CreateParserPage() {
           <DestinationStep
             destination={draft.destination}
             fieldNames={draft.fields.map((field) => field.name)}
+            rowMode={draft.rowMode}
             connection={connection.data}
             isSheetsConnected={isSheetsConnected}
             onChange={(destination) => update({ destination })}

@@ -1,6 +1,6 @@
 import type { ExtractionField } from '../../../shared/contracts/extraction'
 import type { EmailFilters } from '../../../shared/contracts/gmail'
-import type { CreateParserInput } from '../../../shared/contracts/parsers'
+import type { CreateParserInput, RowMode } from '../../../shared/contracts/parsers'
 import type { ParserType } from '../../../shared/plans'
 
 /** Everything the wizard collects before 'Activate Parser'; the page owns one of these. */
@@ -11,6 +11,8 @@ export type WizardDraft = {
   fields: ExtractionField[]
   parserType: ParserType
   parseAttachments: boolean
+  /** Asked only when the trained fields include line items; one row per email otherwise. */
+  rowMode: RowMode
   destination: { type: 'new' | 'existing'; spreadsheet: string }
   name: string
   parseHistorical: boolean
@@ -18,13 +20,14 @@ export type WizardDraft = {
 
 export type DraftPatch = Partial<WizardDraft>
 
-/** Spec §4 defaults: a new spreadsheet, the template parser, historical parsing off. */
+/** Spec §4 defaults: a new spreadsheet, the template parser, historical parsing off; one row per email. */
 export const INITIAL_DRAFT: WizardDraft = {
   filters: { filterFrom: '', filterSubject: '', filterLabel: '' },
   sampleId: null,
   fields: [],
   parserType: 'template',
   parseAttachments: false,
+  rowMode: 'per_email',
   destination: { type: 'new', spreadsheet: '' },
   name: '',
   parseHistorical: false,
@@ -50,5 +53,6 @@ export function toCreateParserInput(draft: WizardDraft, sampleId: string): Creat
     parseAttachments: draft.parserType === 'full_ai' && draft.parseAttachments,
     destination: draft.destination.type === 'new' ? { type: 'new' } : { type: 'existing', spreadsheet: draft.destination.spreadsheet.trim() },
     parseHistorical: draft.parseHistorical,
+    rowMode: draft.rowMode,
   }
 }

@@ -1,11 +1,12 @@
+import type { RowMode } from '../../../../shared/contracts/parsers'
 import { sheetColumns } from '../../../../shared/contracts/sheets'
 import { cn } from '../../../lib/utils'
 
 /** The spreadsheet's header row: one column per field, then Mailrow's own columns (muted). */
-export function ColumnList({ fieldNames }: { fieldNames: string[] }) {
+export function ColumnList({ fieldNames, rowMode = 'per_email' }: { fieldNames: string[]; rowMode?: RowMode }) {
   return (
     <ol className="flex flex-wrap gap-2" aria-label="Spreadsheet columns">
-      {sheetColumns(fieldNames).map((column, index) => (
+      {sheetColumns(fieldNames, rowMode).map((column, index) => (
         <li
           key={`${index}-${column}`}
           className={cn(

@@ -1,4 +1,5 @@
 import { Sparkles } from 'lucide-react'
+import { Fragment } from 'react'
 import type { PreviewRow } from '../../../../shared/contracts/parsers'
 import { Badge } from '../../../components/ui/badge'
 import { Spinner } from '../../../components/ui/spinner'
@@ -11,6 +12,9 @@ const STATUS_BADGE = {
   failed: { label: 'Failed', variant: 'destructive' },
 } as const
 
+/** Said when the engine gives no reason of its own. */
+export const DEFAULT_NOT_FOUND_REASON = 'Not found in this email'
+
 export function previewSummary(rows: PreviewRow[]): string {
   const complete = rows.filter((row) => row.status === 'success').length
   return `${complete} of ${rows.length} ${rows.length === 1 ? 'email' : 'emails'} fully extracted`
@@ -18,15 +22,19 @@ export function previewSummary(rows: PreviewRow[]): string {
 
 /**
  * Beyond the spec: what the template trained so far pulls out of the other matching emails, so
- * misses show up before activation rather than as empty cells in the sheet.
+ * misses show up before activation rather than as empty cells in the sheet: per field found or
+ * not found and why, and each email's line items.
  */
 export function LivePreviewPanel({
   fieldNames,
+  lineItemFields,
   rows,
   isUpdating,
   error,
 }: {
   fieldNames: string[]
+  /** Fields the trainer learned as repeated rows; their values show as a small table per email. */
+  lineItemFields: string[]
   /** Undefined until the first run answers. */
   rows: PreviewRow[] | undefined
   isUpdating: boolean
@@ -75,6 +83,7 @@ export function LivePreviewPanel({
                   return (
                     <th key={name} scope="col" className="px-3 py-2 font-medium normal-case">
                       <span className="block text-foreground">{name}</span>
+                      {lineItemFields.includes(name) && <span className="block text-[11px] font-normal text-muted-foreground">line items</span>}
                       <span className={cn('block text-[11px] font-normal', found < rows.length ? 'text-destructive' : 'text-muted-foreground')}>
                         found in {found}/{rows.length}
                       </span>
@@ -89,36 +98,35 @@ export function LivePreviewPanel({
             <tbody className="divide-y">
               {rows.map((row) => {
                 const badge = STATUS_BADGE[row.status]
+                const itemColumns = lineItemFields.filter((name) => fieldNames.includes(name))
                 return (
-                  <tr key={row.messageId} className={row.status === 'success' ? undefined : 'bg-destructive/5'}>
-                    <td className="max-w-64 px-3 py-2">
-                      <p className="truncate font-medium" title={row.subject}>
-                        {row.subject || '(no subject)'}
-                      </p>
-                      <p className="text-xs text-muted-foreground">{formatEmailDate(row.date)}</p>
-                    </td>
-                    {fieldNames.map((name) => {
-                      const value = row.fields[name]
-                      return (
+                  <Fragment key={row.messageId}>
+                    <tr className={row.status === 'success' ? undefined : 'bg-destructive/5'}>
+                      <td className="max-w-64 px-3 py-2 align-top">
+                        <p className="truncate font-medium" title={row.subject}>
+                          {row.subject || '(no subject)'}
+                        </p>
+                        <p className="text-xs text-muted-foreground">{formatEmailDate(row.date)}</p>
+                      </td>
+                      {fieldNames.map((name) => (
                         <td key={name} className="max-w-56 px-3 py-2 align-top">
-                          {value === undefined ? (
-                            <span className="text-muted-foreground">…</span>
-                          ) : value === null ? (
-                            <span className="font-semibold text-destructive" aria-label="Not found">
-                              —
-                            </span>
-                          ) : (
-                            <span className="line-clamp-2 break-words">{value}</span>
-                          )}
+                          <FieldCell row={row} name={name} isLineItem={itemColumns.includes(name)} />
                         </td>
-                      )
-                    })}
-                    <td className="px-3 py-2 align-top">
-                      <Badge variant={badge.variant} title={row.error ?? undefined}>
-                        {badge.label}
-                      </Badge>
-                    </td>
-                  </tr>
+                      ))}
+                      <td className="px-3 py-2 align-top">
+                        <Badge variant={badge.variant} title={row.error ?? undefined}>
+                          {badge.label}
+                        </Badge>
+                      </td>
+                    </tr>
+                    {row.items && row.items.length > 0 && itemColumns.length > 0 && (
+                      <tr className={row.status === 'success' ? undefined : 'bg-destructive/5'}>
+                        <td colSpan={fieldNames.length + 2} className="px-3 pb-3 pt-0">
+                          <LineItemsTable items={row.items} columns={itemColumns} subject={row.subject} />
+                        </td>
+                      </tr>
+                    )}
+                  </Fragment>
                 )
               })}
             </tbody>
@@ -126,5 +134,59 @@ export function LivePreviewPanel({
         </div>
       )}
     </section>
+  )
+}
+
+/** One field of one email: its text, or 'Not found' and why. */
+function FieldCell({ row, name, isLineItem }: { row: PreviewRow; name: string; isLineItem: boolean }) {
+  if (!(name in row.fields)) return <span className="text-muted-foreground">…</span>
+  const value = row.details[name]?.value ?? row.fields[name] ?? null
+  if (value === null) {
+    return (
+      <span className="grid gap-0.5">
+        <span className="font-semibold text-destructive">Not found</span>
+        <span className="text-xs text-muted-foreground">{row.details[name]?.reason || DEFAULT_NOT_FOUND_REASON}</span>
+      </span>
+    )
+  }
+  if (isLineItem && row.items && row.items.length > 0) {
+    const count = row.items.length
+    return <span className="text-muted-foreground">{count === 1 ? '1 item' : `${count} items`} (below)</span>
+  }
+  return <span className="line-clamp-2 break-words">{value}</span>
+}
+
+/** The line items found in one email, one row each. */
+function LineItemsTable({ items, columns, subject }: { items: NonNullable<PreviewRow['items']>; columns: string[]; subject: string }) {
+  return (
+    <table className="ml-4 w-auto min-w-64 rounded-md border text-left text-xs" aria-label={`Line items in ${subject || 'this email'}`}>
+      <caption className="px-2 py-1 text-left font-medium text-muted-foreground">
+        {items.length === 1 ? '1 line item' : `${items.length} line items`}
+      </caption>
+      <thead className="bg-muted/60 text-muted-foreground">
+        <tr>
+          <th scope="col" className="px-2 py-1 font-medium">
+            #
+          </th>
+          {columns.map((name) => (
+            <th key={name} scope="col" className="px-2 py-1 font-medium">
+              {name}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="divide-y">
+        {items.map((item, index) => (
+          <tr key={index}>
+            <td className="px-2 py-1 text-muted-foreground">{index + 1}</td>
+            {columns.map((name) => (
+              <td key={name} className="max-w-56 break-words px-2 py-1">
+                {item[name] ?? <span className="text-destructive">Not found</span>}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   )
 }

@@ -1,5 +1,6 @@
 import { CheckCircle2, ExternalLink, FilePlus2, Sheet, TriangleAlert } from 'lucide-react'
 import type { GmailConnectionStatus } from '../../../../../shared/contracts/gmail'
+import type { RowMode } from '../../../../../shared/contracts/parsers'
 import { Button } from '../../../../components/ui/button'
 import { FieldError } from '../../../../components/ui/form-error'
 import { Input } from '../../../../components/ui/input'
@@ -16,6 +17,7 @@ type Destination = WizardDraft['destination']
 export function DestinationStep({
   destination,
   fieldNames,
+  rowMode,
   connection,
   isSheetsConnected,
   onChange,
@@ -23,6 +25,7 @@ export function DestinationStep({
 }: {
   destination: Destination
   fieldNames: string[]
+  rowMode: RowMode
   connection: GmailConnectionStatus | undefined
   isSheetsConnected: boolean
   onChange: (destination: Destination) => void
@@ -93,8 +96,10 @@ export function DestinationStep({
 
       <div className="grid gap-2 rounded-md border bg-muted/40 p-4">
         <h3 className="text-sm font-semibold">Columns to be created</h3>
-        <p className="text-xs text-muted-foreground">One per extraction field, then details of each email.</p>
-        <ColumnList fieldNames={fieldNames} />
+        <p className="text-xs text-muted-foreground">
+          One per extraction field, then details of each email{rowMode === 'per_item' ? ' and the number of the item in its email' : ''}.
+        </p>
+        <ColumnList fieldNames={fieldNames} rowMode={rowMode} />
       </div>
     </div>
   )

@@ -15,6 +15,7 @@ import { UPGRADE_PATH } from '../../upgrade'
 import type { DraftPatch, WizardDraft } from '../../wizard-draft'
 import { ColumnList } from '../column-list'
 import { FilterSummary } from '../filter-summary'
+import { ROW_MODE_LABELS } from '../row-mode-choice'
 
 /** Wizard step 5 (spec §2): name, everything chosen so far, historical parsing. */
 export function ReviewStep({
@@ -100,8 +101,12 @@ export function ReviewStep({
             </>
           )}
         </SummaryItem>
+        <SummaryItem term="Rows">
+          <span className="block">{ROW_MODE_LABELS[draft.rowMode].title}</span>
+          <span className="block text-xs text-muted-foreground">{ROW_MODE_LABELS[draft.rowMode].summary}</span>
+        </SummaryItem>
         <SummaryItem term="Columns">
-          <ColumnList fieldNames={draft.fields.map((field) => field.name)} />
+          <ColumnList fieldNames={draft.fields.map((field) => field.name)} rowMode={draft.rowMode} />
         </SummaryItem>
       </dl>
 

@@ -18,6 +18,7 @@ import { EmailView } from '../email-view'
 import { LivePreviewPanel } from '../live-preview-panel'
 import { NameFieldDialog } from '../name-field-dialog'
 import { ParserTypePicker } from '../parser-type-picker'
+import { RowModeChoice } from '../row-mode-choice'
 import { SelectedFieldsPanel } from '../selected-fields-panel'
 import { TypeValueDialog } from '../type-value-dialog'
 
@@ -69,15 +70,17 @@ export function TrainStep({
   const isOtherSample = draft.fields.length > 0 && !isLoading && viewed !== undefined && draft.sampleId !== viewed.id
 
   const debouncedFields = useDebouncedValue(draft.fields, PREVIEW_DEBOUNCE_MS)
-  const canPreview =
-    !fallbackMessage && !isOtherSample && list.length > 1 && draft.sampleId !== null && draft.sampleId !== SAMPLE_EMAIL_ID && debouncedFields.length > 0
-  const preview = usePreviewParser({ filters, fields: debouncedFields, sample: { messageId: draft.sampleId ?? SAMPLE_EMAIL_ID } }, { enabled: canPreview })
+  // Training runs for any sample (it reports line items and text not found); the table needs other emails.
+  const canTrain = isGmailConnected && !isOtherSample && draft.sampleId !== null && debouncedFields.length > 0
+  const canPreview = canTrain && !fallbackMessage && list.length > 1 && draft.sampleId !== SAMPLE_EMAIL_ID
+  const preview = usePreviewParser({ filters, fields: debouncedFields, sample: { messageId: draft.sampleId ?? SAMPLE_EMAIL_ID } }, { enabled: canTrain })
   const isPreviewSettling = debouncedFields !== draft.fields || preview.isFetching
+  const lineItemFields = canTrain ? (preview.data?.lineItemFields ?? []).filter((name) => draft.fields.some((field) => field.name === name)) : []
 
   const onSelectEmail = (id: string) => {
     if (id === viewed?.id) return
     if (draft.fields.length > 0) setSwitchTo(id)
-    else onChange({ sampleId: id })
+    else onChange({ sampleId: id, rowMode: 'per_email' })
   }
 
   const onHighlight = (highlight: HighlightedValue) => {
@@ -146,7 +149,7 @@ export function TrainStep({
                     <Info className="mt-0.5 size-4 shrink-0" aria-hidden />
                     Your selected fields come from an email that is no longer shown.
                   </p>
-                  <Button variant="outline" size="sm" onClick={() => onChange({ fields: [], sampleId: viewed?.id ?? null })}>
+                  <Button variant="outline" size="sm" onClick={() => onChange({ fields: [], sampleId: viewed?.id ?? null, rowMode: 'per_email' })}>
                     Start over with this email
                   </Button>
                 </div>
@@ -170,18 +173,26 @@ export function TrainStep({
             <SelectedFieldsPanel
               fields={draft.fields}
               notInSample={preview.data?.unmatched ?? []}
-              onRemove={(index) => onChange({ fields: draft.fields.filter((_, i) => i !== index) })}
+              onRemove={(index) => {
+                const fields = draft.fields.filter((_, i) => i !== index)
+                // The choice goes with the last line-item field: back to one row per email.
+                const hasItems = lineItemFields.some((name) => fields.some((field) => field.name === name))
+                onChange({ fields, ...(hasItems ? {} : { rowMode: 'per_email' as const }) })
+              }}
             />
           </div>
 
           {canPreview && (
             <LivePreviewPanel
               fieldNames={debouncedFields.map((field) => field.name)}
+              lineItemFields={preview.data?.lineItemFields ?? []}
               rows={preview.data?.rows}
               isUpdating={isPreviewSettling}
               error={preview.isError ? preview.error.message : null}
             />
           )}
+
+          {lineItemFields.length > 0 && <RowModeChoice lineItemFields={lineItemFields} rowMode={draft.rowMode} onChange={(rowMode) => onChange({ rowMode })} />}
         </div>
       )}
 
@@ -220,7 +231,7 @@ export function TrainStep({
             </Button>
             <Button
               onClick={() => {
-                onChange({ fields: [], sampleId: switchTo })
+                onChange({ fields: [], sampleId: switchTo, rowMode: 'per_email' })
                 setSwitchTo(null)
               }}
             >

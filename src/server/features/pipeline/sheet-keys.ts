@@ -1,0 +1,41 @@
+import type { RowMode } from '../../../shared/contracts/parsers'
+import type { SheetCell, SheetKey } from '../../db/schema'
+
+/**
+ * How the sheet writer recognises rows it already wrote (docs/decisions/010). One row per email:
+ * the Message ID column, the row's last cell. One row per item: Message ID and Item #, the last two
+ * cells, so every item of an email has its own key and a half-written email is finished, neither
+ * skipped nor doubled.
+ */
+export function sheetKeyFor(rowMode: RowMode): SheetKey {
+  return rowMode === 'per_item' ? 'message_item' : 'message'
+}
+
+/** How many trailing cells of a row make up its key. */
+export function keyWidth(key: SheetKey): number {
+  return key === 'message_item' ? 2 : 1
+}
+
+/** A row's key from its key cells, as written or as the sheet reads them back (trailing blanks omitted). */
+export function keyOf(keyCells: readonly unknown[], key: SheetKey): string {
+  return Array.from({ length: keyWidth(key) }, (_, i) => cellText(keyCells[i])).join('#')
+}
+
+/** The key of a row about to be written. */
+export function rowKey(cells: readonly SheetCell[], key: SheetKey): string {
+  return keyOf(cells.slice(cells.length - keyWidth(key)), key)
+}
+
+/** A1 column letters for a 0-based index: 0 → A, 26 → AA. */
+export function columnLetter(index: number): string {
+  let n = index + 1
+  let letters = ''
+  while (n > 0) {
+    const rem = (n - 1) % 26
+    letters = String.fromCharCode(65 + rem) + letters
+    n = Math.floor((n - 1) / 26)
+  }
+  return letters
+}
+
+const cellText = (cell: unknown) => (cell === null || cell === undefined ? '' : String(cell))
