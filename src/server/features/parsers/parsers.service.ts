@@ -1,5 +1,5 @@
 import type { AiProviderConfig } from '../../../engine/ai'
-import { lineItemFields, type TrainedTemplate } from '../../../engine/extract'
+import { lineItemFields } from '../../../engine/extract'
 import type { ExtractionField } from '../../../shared/contracts/extraction'
 import {
   planViolation,
