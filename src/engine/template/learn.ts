@@ -1,7 +1,7 @@
 import type { ExtractionField } from '../../shared/contracts/extraction'
 import { cleanValue, lineOf, lineText, type Doc } from '../doc'
 import { detectShape, findShapeSpans } from '../shapes'
-import { isLabelLine, squash } from './anchors'
+import { isLabelLine, squash, wordsOf } from './anchors'
 import { learnExtent } from './extent'
 import { learnColumn } from './rules/column'
 import { learnLabel } from './rules/label'
@@ -23,8 +23,11 @@ function findOccurrences(doc: Doc, value: string): Span[] {
   // A value that starts or ends with a letter or digit must not be cut out of a longer word or number.
   const lead = /^[\p{L}\p{N}]/u.test(parts[0]!) ? '(?<![\\p{L}\\p{N}])' : ''
   const tail = /[\p{L}\p{N}]$/u.test(parts[parts.length - 1]!) ? '(?![\\p{L}\\p{N}])' : ''
-  const source = `${lead}${body}${tail}`
-  for (const flags of ['gu', 'giu']) {
+  // A number may touch letters (`2x Garlic Naan`, `3pcs`), never other digits (`12` in `2012`).
+  const numLead = /^\p{N}/u.test(parts[0]!) ? '(?<![\\p{N}][.,]?)' : lead
+  const numTail = /\p{N}$/u.test(parts[parts.length - 1]!) ? '(?![.,]?[\\p{N}])' : tail
+  const sources = [`${lead}${body}${tail}`, `${numLead}${body}${numTail}`]
+  for (const [source, flags] of sources.flatMap((src) => [[src, 'gu'], [src, 'giu']] as const)) {
     const re = new RegExp(source, flags)
     const out: Span[] = []
     let m: RegExpExecArray | null
@@ -64,6 +67,16 @@ function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField): Span
       }
     }
     return best
+  }
+  if (ctx?.occurrence === undefined && spans.length > 1) {
+    // The same value twice (a tip equal to the service fee): the one labelled like the field.
+    const name = new Set(wordsOf(field.name))
+    const scores = spans.map((span) => {
+      const line = lineOf(doc, span[0])
+      return wordsOf(doc.text.slice(Math.max(doc.lineStart[line]!, span[0] - 80), span[0])).filter((w) => name.has(w)).length
+    })
+    const best = Math.max(...scores)
+    if (best > 0 && scores.filter((x) => x === best).length === 1) return spans[scores.indexOf(best)]!
   }
   return spans[Math.min(ctx?.occurrence ?? 0, spans.length - 1)]!
 }

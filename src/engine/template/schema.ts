@@ -73,6 +73,8 @@ const ruleSchema = z.discriminatedUnion('kind', [
     extent: extentSchema,
     lineWords: words,
     skipLead: z.boolean(),
+    block: words.optional(),
+    blocks: index.optional(),
   }),
   z.object({ kind: z.literal('position'), line: index, cell: index, extent: extentSchema, lineWords: words, skipLead: z.boolean() }),
 ])

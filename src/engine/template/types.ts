@@ -51,7 +51,12 @@ export type Rule =
   /** A whole-line pattern (`Requester: … <(value)>`), for values inside a line with no label right before them. */
   | { kind: 'pattern'; pattern: string; ordinal: number }
   /** `prefix`: the landmark line starts with these words and goes on with variable text (`Delivered to: …`). */
-  | { kind: 'landmark'; landmark: string[]; prefix?: boolean; ordinal: number; offset: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean }
+  /**
+   * `block`: the kinds of the lines of the value's block, the `blocks`-th (0 when absent) under the
+   * landmark; `offset` is then the value's line in that block (1-based), found by aligning the blocks.
+   * Without `block` (templates learned before), `offset` counts lines below the landmark.
+   */
+  | { kind: 'landmark'; landmark: string[]; prefix?: boolean; ordinal: number; offset: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean; block?: string[]; blocks?: number }
   | { kind: 'position'; line: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean }
 
 export type View = 'html' | 'text' | 'subject'

@@ -77,11 +77,104 @@ export function startOfCell(doc: Doc, line: number, cell: number, skipLead = fal
   return p
 }
 
+/**
+ * The blocks after a landmark: the rest of the landmark's own block, then each run of lines up to
+ * a blank line (an address, a card), at most `count` non-empty ones. A block longer than any
+ * address or card ends the list.
+ */
+function blocksBelow(doc: Doc, landmark: number, count: number): number[][] {
+  const lines = doc.lineStart.length
+  const out: number[][] = []
+  let current: number[] = []
+  for (let l = landmark + 1; l < lines && out.length < count; l++) {
+    if (lineText(doc, l) === '') {
+      if (current.length > 0) out.push(current)
+      current = []
+      continue
+    }
+    current.push(l)
+    if (current.length > MAX_BLOCK) return out
+  }
+  if (current.length > 0 && out.length < count) out.push(current)
+  return out
+}
+const MAX_BLOCK = 30
+/** A landmark anchors the value's block at most this many blocks below it. */
+const MAX_BLOCKS = 3
+
+/** A line's kind, for aligning blocks: words `a`, anything with a digit `9`, a label's colon kept. */
+export function lineKind(text: string): string {
+  let out = ''
+  for (const token of text.split(/[\s\t]+/)) {
+    const core = token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}:]+$/gu, '')
+    if (core === '') continue
+    const kind = /\d/.test(core) ? '9' : 'a'
+    const label = core.endsWith(':') ? ':' : ''
+    if (!out.endsWith(kind) || label) out += kind
+    out += label
+  }
+  return out
+}
+
+/**
+ * Where the sample block's line `index` is in the target's block, aligning the two by their lines'
+ * kinds (an optional company or phone line may come and go). -1 when that line is absent or when
+ * two equally good alignments disagree about it: then the value is not read rather than guessed.
+ */
+export function alignBlock(sample: string[], target: string[], index: number): number {
+  const n = sample.length
+  const m = target.length
+  const sub = (i: number, j: number) => (sample[i] === target[j] ? 0 : 1)
+  const INF = 1e9
+  const F = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(INF))
+  const G = Array.from({ length: n + 2 }, () => new Array<number>(m + 2).fill(INF))
+  F[0]![0] = 0
+  for (let i = 0; i <= n; i++)
+    for (let j = 0; j <= m; j++) {
+      const f = F[i]![j]!
+      if (f === INF) continue
+      if (i < n && j < m) F[i + 1]![j + 1] = Math.min(F[i + 1]![j + 1]!, f + sub(i, j))
+      if (i < n) F[i + 1]![j] = Math.min(F[i + 1]![j]!, f + 1)
+      if (j < m) F[i]![j + 1] = Math.min(F[i]![j + 1]!, f + 1)
+    }
+  G[n]![m] = 0
+  for (let i = n; i >= 0; i--)
+    for (let j = m; j >= 0; j--) {
+      if (i === n && j === m) continue
+      let g = INF
+      if (i < n && j < m) g = Math.min(g, sub(i, j) + G[i + 1]![j + 1]!)
+      if (i < n) g = Math.min(g, 1 + G[i + 1]![j]!)
+      if (j < m) g = Math.min(g, 1 + G[i]![j + 1]!)
+      G[i]![j] = g
+    }
+  const best = F[n]![m]!
+  const places = new Set<number>()
+  for (let j = 0; j <= m; j++) {
+    const f = F[index]![j]!
+    if (f === INF) continue
+    if (j < m && f + sub(index, j) + G[index + 1]![j + 1]! === best) places.add(sample[index] === target[j] ? j : -2 - j)
+    if (f + 1 + G[index + 1]![j]! === best) places.add(-1)
+  }
+  if (places.size !== 1) return -1
+  const [place] = places
+  // A line of another kind in its place is not the value's line (`2nd floor` may be; the footer is not).
+  return place! >= 0 ? place! : place! <= -2 && sample.length === target.length ? -2 - place! : -1
+}
+
 function applyLandmark(doc: Doc, rule: Extract<Rule, { kind: 'landmark' }>, field: FieldTemplate): string | null {
   const landmarks = findLandmarks(doc, rule.landmark, rule.prefix)
   const ordered = rule.ordinal < landmarks.length ? [landmarks[rule.ordinal]!, ...landmarks] : landmarks
   for (const lm of ordered) {
-    const line = lineBelow(doc, lm, rule.offset)
+    let line: number
+    if (rule.block && (rule.offset > 1 || (rule.blocks ?? 0) > 0)) {
+      const block = blocksBelow(doc, lm, (rule.blocks ?? 0) + 1)[rule.blocks ?? 0]
+      if (!block) continue
+      const at = alignBlock(rule.block, block.map((l) => lineKind(lineText(doc, l))), rule.offset - 1)
+      if (at < 0) continue
+      line = block[at]!
+    } else {
+      line = lineBelow(doc, lm, rule.offset)
+    }
     if (line < 0) continue
     const start = startOfCell(doc, line, rule.cell, rule.skipLead)
     if (start < 0 || lineOf(doc, start) !== line || !lineHasWords(doc, line, rule.lineWords)) continue
@@ -103,18 +196,29 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
   // Words before the value are its line's label; words after it belong to the next value.
   const lineWords = lineWordsOf(doc, line, span, variable, true)
   const rules: Rule[] = []
-  let offset = 0
-  for (let l = line - 1; l >= 0 && l >= line - 8 && rules.length < 2; l--) {
+  let crossed = 0
+  for (let l = line - 1; l >= 0 && l >= line - 20 && rules.length < 2; l--) {
     const text = lineText(doc, l)
-    if (text === '') continue
-    offset++
+    if (text === '') {
+      if (l + 1 <= line && lineText(doc, l + 1) !== '') crossed++
+      if (crossed > MAX_BLOCKS) break
+      continue
+    }
     const anchor = landmarkOf(doc, l, variable)
     if (!anchor) continue
     const landmark = anchor.words
     const ordinal = findLandmarks(doc, landmark, anchor.prefix).indexOf(l)
     if (ordinal < 0) continue
+    // The value's line as a place in the n-th block under the landmark, so lines that come and go
+    // in that block or in the blocks between are aligned, never counted through.
+    const blocks = blocksBelow(doc, l, MAX_BLOCKS + 1)
+    const which = blocks.findIndex((b) => b.includes(line))
+    if (which < 0) continue
+    const block = blocks[which]!
+    const offset = block.indexOf(line) + 1
+    const kinds = block.map((b) => lineKind(lineText(doc, b)))
     for (const extent of extents) {
-      const rule: Rule = { kind: 'landmark', landmark, ...(anchor.prefix ? { prefix: true } : {}), ordinal, offset, cell: cell.index, extent, lineWords, skipLead }
+      const rule: Rule = { kind: 'landmark', landmark, ...(anchor.prefix ? { prefix: true } : {}), ordinal, offset, cell: cell.index, extent, lineWords, skipLead, block: kinds, ...(which > 0 ? { blocks: which } : {}) }
       if (sameValue(applyLandmark(doc, rule, field), doc.text.slice(span[0], span[1]))) {
         rules.push(rule)
         break
@@ -127,5 +231,5 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
 export const landmarkRule: RuleHandler<'landmark'> = {
   baseConfidence: 0.7,
   apply: (doc, rule, field) => withoutPenalty(applyLandmark(doc, rule, field)),
-  describe: (rule) => `landmark:"${rule.landmark.join(' ')}"+${rule.offset}`,
+  describe: (rule) => `landmark:"${rule.landmark.join(' ')}"${rule.blocks ? `, block ${rule.blocks + 1}` : ''}+${rule.offset}`,
 }

@@ -88,7 +88,14 @@ function literal(text: string): string {
   if (trimmed === '') return text === '' ? '' : '\\s+'
   const body = trimmed
     .split(/\s+/)
-    .map((w) => (/^\p{L}{4,}$/u.test(w) && normWord(w) !== w.toLowerCase() ? `${escapeRe(w.slice(0, -1))}s?` : /^\p{L}{3,}$/u.test(w) ? `${escapeRe(w)}s?` : escapeRe(w)))
+    .map((w) =>
+      /^\p{L}{4,}$/u.test(w) && normWord(w) !== w.toLowerCase()
+        ? `${escapeRe(w.slice(0, -1))}s?`
+        : /^\p{L}{3,}$/u.test(w)
+          ? `${escapeRe(w)}s?`
+          : // Leader dots and rules (`Bibimbap ........ $12.00`) pad to a width: any length of them fits.
+            escapeRe(w).replace(/((?:\\?[^\p{L}\p{N}\s\\])(?:\\)?)\1{2,}/gu, (_, c: string) => `${c}{2,}`),
+    )
     .join('\\s+')
   return `${/^\s/.test(text) ? '\\s+' : ''}${body}${/\s$/.test(text) ? '\\s+' : ''}`
 }

@@ -18,6 +18,9 @@ function applyPosition(doc: Doc, rule: Extract<Rule, { kind: 'position' }>, fiel
 }
 
 export function learnPosition(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], extents: Extent[]): Rule | null {
+  // A position is trusted only inside the email's first block (a date or a greeting at the top):
+  // nothing above it can come and go. Further down, a missing line would shift it onto a neighbour.
+  for (let l = 0; l < lineOf(doc, span[0]); l++) if (lineText(doc, l) === '') return null
   const line = lineOf(doc, span[0])
   const cell = cellBounds(doc, span[0])
   const lead = doc.text.slice(cell.start, span[0]).trim()
