@@ -23,8 +23,23 @@ const AMOUNT = '\\d{1,3}(?:[,.\\u202f\\u00a0 \']\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?
 const SIGN = '[-−–]?'
 const MONEY_CORE =
   `${SIGN}\\(?(?:${CURRENCY_SYMBOL}\\s?${SIGN}(?:${AMOUNT})|(?:US|CA|AU|NZ|HK|S)?\\$\\s?(?:${AMOUNT})|${CURRENCY_CODE}\\s?${SIGN}(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:${CURRENCY_SYMBOL}|kr|zł|Kč|Ft|lei))\\)?`
-const MONTHS = 'jan(?:uary|\\.)?|feb(?:ruary|\\.)?|mar(?:ch|\\.)?|apr(?:il|\\.)?|may|june?|july?|aug(?:ust|\\.)?|sep(?:t(?:ember)?|\\.)?|sept\\.|oct(?:ober|\\.)?|nov(?:ember|\\.)?|dec(?:ember|\\.)?'
-const WEEKDAY = '(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\\.?,?\\s+'
+const MONTHS_EN = 'jan(?:uary|\\.)?|feb(?:ruary|\\.)?|mar(?:ch|\\.)?|apr(?:il|\\.)?|may|june?|july?|aug(?:ust|\\.)?|sep(?:t(?:ember)?|\\.)?|sept\\.|oct(?:ober|\\.)?|nov(?:ember|\\.)?|dec(?:ember|\\.)?'
+/** Month names senders write in Spanish, French, German, Dutch, Portuguese and Italian, full or short. */
+const MONTHS_OTHER = [
+  'enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre|noviembre|diciembre|ene|abr|ago|dic',
+  'janvier|février|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre|decembre|janv|févr|fevr|avr|juil|déc',
+  'januar|februar|märz|maerz|april|juni|juli|oktober|dezember|mär|okt|dez',
+  'januari|februari|maart|mei|augustus|mrt',
+  'janeiro|fevereiro|março|marco|maio|junho|julho|setembro|outubro|novembro|dezembro|fev|set|out',
+  'gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|gen|mag|giu|lug|ott',
+]
+  .join('|')
+  .split('|')
+  .map((m) => `${m}\\.?`)
+  .join('|')
+const MONTHS = `${MONTHS_EN}|${MONTHS_OTHER}`
+const WEEKDAY =
+  '(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|segunda-feira|terça-feira|quarta-feira|quinta-feira|sexta-feira)\\.?,?\\s+'
 const DAY = '(?:[12]\\d|3[01]|0?[1-9])(?:st|nd|rd|th)?'
 const YEAR = '(?:19|20)\\d{2}'
 const DATE_CORE =
@@ -32,11 +47,12 @@ const DATE_CORE =
   `${YEAR}[-/.](?:1[0-2]|0?[1-9])[-/.](?:[12]\\d|3[01]|0?[1-9])` +
   `|(?:[12]\\d|3[01]|0?[1-9])[-/.](?:[12]\\d|3[01]|0?[1-9])[-/.](?:${YEAR}|\\d{2})` +
   `|(?:${MONTHS})\\s+${DAY}(?:,?\\s+${YEAR})?` +
-  `|${DAY}(?:\\s+of)?[\\s-](?:${MONTHS})(?:,?[\\s-]${YEAR}|[\\s-]\\d{2}(?!\\d))?` +
+  `|${DAY}\\.?(?:\\s+(?:of|de))?[\\s-](?:${MONTHS})(?:,?(?:\\s+de)?[\\s-]${YEAR}|[\\s-]\\d{2}(?!\\d))?` +
+  `|${YEAR}年\\d{1,2}月\\d{1,2}日` +
   `)`
 const ZONE = '(?:UTC|GMT|Z|[ECMP][SD]T|BST|CES?T|EES?T|IST|JST|AES?T|AEDT|WES?T|AK[SD]T|HST|NZ[SD]T|SGT|HKT|KST)(?:[+-]\\d{1,2}(?::?\\d{2})?)?'
-const TIME_CORE = `(?:[01]?\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d)?(?:\\s?[ap]\\.?m\\.?)?(?:\\s?\\(?${ZONE}\\)?)?|(?:1[0-2]|0?[1-9])\\s?[ap]\\.?m\\.?(?:\\s?\\(?${ZONE}\\)?)?`
-const DATE_TIME_JOIN = '(?:,?\\s+(?:at\\s+|@\\s*)?|T)'
+const TIME_CORE = `(?:[01]?\\d|2[0-3])h(?:[0-5]\\d)?(?![\\p{L}\\p{N}])|(?:[01]?\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d)?(?:\\s?[ap]\\.?m\\.?)?(?:\\s?\\(?${ZONE}\\)?)?|(?:1[0-2]|0?[1-9])\\s?[ap]\\.?m\\.?(?:\\s?\\(?${ZONE}\\)?)?`
+const DATE_TIME_JOIN = '(?:,?\\s+(?:at\\s+|à\\s+|um\\s+|om\\s+|a\\s+las\\s+|às\\s+|alle\\s+|@\\s*|[·|–-]\\s+)?|T)'
 const EMAIL_CORE = "[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+"
 const URL_CORE = "(?:https?://|www\\.)[^\\s<>\"']+[^\\s<>\"'.,;:!?)\\]]"
 const PHONE_CORE = '\\+?\\(?\\d[\\d\\s().-]{5,}\\d'
@@ -191,7 +207,7 @@ function moneyOptions(v: string): ShapeOptions {
 }
 
 function hasTime(v: string): boolean {
-  return /\d:[0-5]\d|\d\s?[ap]\.?m\b/i.test(v)
+  return /\d:[0-5]\d|\dh[0-5]\d|\d\s?[ap]\.?m\b/i.test(v)
 }
 
 /** Strong shapes are checked on every extracted value; text is not. */

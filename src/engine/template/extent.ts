@@ -35,6 +35,13 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
       }
       return { value: text.slice(start, end), end, missed: true }
     }
+    case 'until-punct': {
+      const end = cellEnd(doc, start)
+      for (let i = start + 1; i < end; i++) {
+        if (text[i] === extent.stop && /\s/.test(text[i - 1]!)) return { value: text.slice(start, i), end: i }
+      }
+      return { value: text.slice(start, end), end, missed: true }
+    }
     case 'until-digit': {
       const line = lineOf(doc, start)
       const end = cellEnd(doc, start)
@@ -94,6 +101,8 @@ export function acceptable(value: string, field: FieldTemplate): boolean {
   return value.length <= limit
 }
 
+const SEPARATORS = '([{<·•|–—-/'
+
 export function learnExtent(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]): Extent[] {
   const [start, end] = span
   const value = cleanValue(doc.text.slice(start, end))
@@ -114,6 +123,9 @@ export function learnExtent(doc: Doc, span: Span, field: FieldTemplate, variable
   if (rest >= ce) {
     out.push({ kind: 'cell' })
   } else {
+    // A separator after a space ends the value whatever follows it: the words after it may be data (`(DUB)`).
+    const separator = doc.text[rest]!
+    if (rest > end && SEPARATORS.includes(separator)) out.push({ kind: 'until-punct', stop: separator })
     const stop = tokensAfter(doc, end, 2, variable)
     if (stop.length > 0) out.push({ kind: 'until', stop })
     else {

@@ -12,6 +12,8 @@ export type Extent =
   /** Up to the next value of a shape (`Team plan Apr 1, 2024 – May 1, 2024`). */
   | { kind: 'until-shape'; shape: Shape; skeleton: string }
   | { kind: 'lines'; stop: string[] | null }
+  /** Up to a separator that followed the value after a space (`Dublin (DUB)`, `Linen Shirt · M`). */
+  | { kind: 'until-punct'; stop: string }
 
 type AnchorFit = {
   /** The sample's label was separated from the value by a tab, line break or colon. */

@@ -6,8 +6,8 @@ export function pick(candidates: Candidate[], ordinal: number): { candidate: Can
   let best = -1
   for (const c of candidates) if (c.fit > best) best = c.fit
   const group = candidates.filter((c) => c.fit === best)
-  const candidate = group[Math.min(ordinal, group.length - 1)]!
-  return { candidate, fit: best }
+  const candidate = group[ordinal]
+  return candidate ? { candidate, fit: best } : null
 }
 
 /** A rule kind that has no weaker fits: its value at the kind's base confidence. */

@@ -36,7 +36,9 @@ function patternMatches(doc: Doc, pattern: string, field: FieldTemplate): Array<
 function applyPattern(doc: Doc, rule: Extract<Rule, { kind: 'pattern' }>, field: FieldTemplate): string | null {
   const matches = patternMatches(doc, rule.pattern, field)
   if (matches.length === 0) return null
-  return matches[Math.min(rule.ordinal, matches.length - 1)]!.value
+  // The sample's value was the n-th such line: with fewer of them (an optional return flight), the
+  // one wanted is the one missing, not the last one there.
+  return matches[rule.ordinal]?.value ?? null
 }
 
 function escapeRe(s: string): string {
@@ -53,7 +55,7 @@ export function linePattern(doc: Doc, line: number, span: Span, variable: Span[]
   if (le - ls > MAX_PATTERN_LINE || span[1] > le) return null
   type Piece = [number, number, string]
   // Text may gain words from one email to the next (`Student` → `Child (under 12)`); ids and amounts do not.
-  const free = (s: number, e: number) => (detectShape(doc.text.slice(s, e)).shape === 'text' ? '.+?' : '\\S+?')
+  const free = (s: number, e: number) => (detectShape(doc.text.slice(s, e)).shape === 'text' || /\s/.test(doc.text.slice(s, e)) ? '.+?' : '\\S+?')
   const pieces: Piece[] = [[span[0], span[1], `(${free(span[0], span[1])})`]]
   for (let i = spanIndexFrom(variable, ls); i < variable.length && variable[i]![0] < le; i++) {
     const [s, e] = variable[i]!

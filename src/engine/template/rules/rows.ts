@@ -374,9 +374,13 @@ export function isSummaryRow(doc: Doc, span: Span, fieldName: string): boolean {
     // The value is the row's first cell: the row is known by itself, an item's name.
     return false
   }
+  if (SUMMARY.test(label)) return true
+  // A table row labelled like the field (`Late fee | $15.50` for "Late Fee"); a line of text keeps its
+  // label in every item (`Qty: 2 · $10.00`), so only a row's label cell says this.
+  if (!doc.lineTab[line]) return false
   const words = wordsOf(label).join(' ')
   const name = wordsOf(fieldName).join(' ')
-  return SUMMARY.test(label) || (name !== '' && (words === name || words.startsWith(`${name} `) || name.endsWith(` ${words}`)))
+  return name !== '' && (words === name || words.startsWith(`${name} `) || name.endsWith(` ${words}`))
 }
 
 export const rowsRule: RuleHandler<'rows'> = {
