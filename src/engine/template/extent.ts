@@ -38,7 +38,8 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
     case 'until-punct': {
       const end = cellEnd(doc, start)
       for (let i = start + 1; i < end; i++) {
-        if (text[i] === extent.stop && /\s/.test(text[i - 1]!)) return { value: text.slice(start, i), end: i }
+        // A comma or semicolon ends a value where it touches it (`San José, CA`); a bracket or a dash only after a space.
+        if (text[i] === extent.stop && (TIGHT.includes(extent.stop) || /\s/.test(text[i - 1]!))) return { value: text.slice(start, i), end: i }
       }
       return { value: text.slice(start, end), end, missed: true }
     }
@@ -102,6 +103,7 @@ export function acceptable(value: string, field: FieldTemplate): boolean {
 }
 
 const SEPARATORS = '([{<·•|–—-/'
+const TIGHT = ',;'
 
 export function learnExtent(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]): Extent[] {
   const [start, end] = span
@@ -125,7 +127,7 @@ export function learnExtent(doc: Doc, span: Span, field: FieldTemplate, variable
   } else {
     // A separator after a space ends the value whatever follows it: the words after it may be data (`(DUB)`).
     const separator = doc.text[rest]!
-    if (rest > end && SEPARATORS.includes(separator)) out.push({ kind: 'until-punct', stop: separator })
+    if ((rest > end && SEPARATORS.includes(separator)) || (TIGHT.includes(separator) && !value.includes(separator))) out.push({ kind: 'until-punct', stop: separator })
     const stop = tokensAfter(doc, end, 2, variable)
     if (stop.length > 0) out.push({ kind: 'until', stop })
     else {

@@ -15,7 +15,8 @@ function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field
     // The value must follow the label closely: at most the next line.
     if (lineOf(doc, start) - doc.tokens[last]!.line > 1) continue
     const got = applyExtent(doc, start, rule.extent, field)
-    if (!got) continue
+    // The text that ended the value in the sample is not there: where this value ends is a guess.
+    if (!got || got.missed) continue
     const value = cleanValue(got.value)
     let relaxed = false
     if (!acceptable(value, field)) {
