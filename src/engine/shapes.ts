@@ -146,6 +146,8 @@ export function matchShapeAt(text: string, start: number, shape: Shape, options:
 }
 
 const HAS_DIGIT = /\d/
+/** The words senders put in a price's place when there is nothing to pay. */
+const NO_CHARGE = /^(?:free|free shipping|gratis|kostenlos|gratuit|gratuite|offert|gratuito|grátis|included|inclus|inklusive|incluido)$/i
 const HAS_LETTER = /\p{L}/u
 
 /** Letters → A, digits → 9, separators kept: `INV-2024-0012` → `A-9-9`, `Apr 18, 2025` → `A 9, 9`. */
@@ -169,6 +171,9 @@ export function fitsShape(value: string, shape: Shape, options: ShapeOptions): b
       if (options.skeleton !== undefined && separators(skeletonOf(value)) !== separators(options.skeleton)) return false
       return options.lower !== false || !/\p{Ll}/u.test(value)
     }
+    case 'money':
+      // `Shipping: Free` where the sample had `$4.99`: a price of nothing is still the price.
+      return FULL.money.test(value.trim()) || NO_CHARGE.test(value.trim())
     default:
       return FULL[shape].test(value.trim())
   }

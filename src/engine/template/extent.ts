@@ -43,6 +43,12 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
       }
       return { value: text.slice(start, end), end, missed: true }
     }
+    case 'tail': {
+      const end = cellEnd(doc, start)
+      const m = tailRe(extent.pattern).exec(text.slice(start, end))
+      if (!m) return { value: text.slice(start, end), end, missed: true }
+      return { value: m[1]!, end: start + m[1]!.length }
+    }
     case 'until-digit': {
       const line = lineOf(doc, start)
       const end = cellEnd(doc, start)
@@ -102,6 +108,46 @@ export function acceptable(value: string, field: FieldTemplate): boolean {
   return value.length <= limit
 }
 
+const tailCache = new Map<string, RegExp>()
+function tailRe(pattern: string): RegExp {
+  let re = tailCache.get(pattern)
+  if (!re) {
+    re = new RegExp(`^(.+?)${pattern}$`, 'u')
+    if (tailCache.size > 2000) tailCache.clear()
+    tailCache.set(pattern, re)
+  }
+  return re
+}
+
+/**
+ * The rest of a cell after the value as a pattern: numbers free, punctuation as
+ * written (`× 4` → `\s*×\s*\S*\d\S*\s*`). Null when the rest is plain words (then words end the value).
+ */
+function tailPattern(doc: Doc, from: number, to: number, variable: Span[]): string | null {
+  const rest = doc.text.slice(from, to)
+  if (rest.trim() === '' || rest.length > 60 || rest.includes('\t')) return null
+  let out = ''
+  let free = false
+  let i = from
+  while (i < to) {
+    // Another value in the tail (a date) would make the split ambiguous: other extents handle that.
+    if (spanAt(variable, i, i + 1)) return null
+    const m = /^\S*\d\S*/.exec(doc.text.slice(i, to))
+    if (m && (i === from || /\s/.test(doc.text[i - 1]!))) {
+      out += '\\S*\\d\\S*'
+      free = true
+      i += m[0].length
+      continue
+    }
+    const c = doc.text[i]!
+    // Words in the tail may be data (`, OR 97209`): a tail is punctuation, numbers and values only.
+    if (/[\p{L}]/u.test(c)) return null
+    out += /\s/.test(c) ? '\\s*' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    i++
+  }
+  return free ? out.replace(/(?:\\s\*)+/g, '\\s*') + '\\s*' : null
+}
+
 const SEPARATORS = '([{<·•|–—-/'
 const TIGHT = ',;'
 
@@ -125,6 +171,9 @@ export function learnExtent(doc: Doc, span: Span, field: FieldTemplate, variable
   if (rest >= ce) {
     out.push({ kind: 'cell' })
   } else {
+    // What follows in the cell has numbers or values of its own (` × 4`): the value is what comes before it.
+    const tail = tailPattern(doc, end, ce, variable)
+    if (tail) out.push({ kind: 'tail', pattern: tail })
     // A separator after a space ends the value whatever follows it: the words after it may be data (`(DUB)`).
     const separator = doc.text[rest]!
     if ((rest > end && SEPARATORS.includes(separator)) || (TIGHT.includes(separator) && !value.includes(separator))) out.push({ kind: 'until-punct', stop: separator })

@@ -31,6 +31,7 @@ const extentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('until-shape'), shape: shapeSchema, skeleton: z.string() }),
   z.object({ kind: z.literal('lines'), stop: words.nullable() }),
   z.object({ kind: z.literal('until-punct'), stop: z.string().length(1) }),
+  z.object({ kind: z.literal('tail'), pattern: z.string().max(2000) }),
 ])
 
 const unitLineSchema = z.union([z.object({ cells: z.array(z.enum(['empty', 'num', 'text'])) }), z.object({ pattern: z.string().nullable() })])

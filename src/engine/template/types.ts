@@ -14,6 +14,8 @@ export type Extent =
   | { kind: 'lines'; stop: string[] | null }
   /** Up to a separator that followed the value after a space (`Dublin (DUB)`, `Linen Shirt · M`). */
   | { kind: 'until-punct'; stop: string }
+  /** The cell up to a tail of this pattern at its end (`Linen Napkins ×4` in `Linen Napkins ×4 × 2`). */
+  | { kind: 'tail'; pattern: string }
 
 type AnchorFit = {
   /** The sample's label was separated from the value by a tab, line break or colon. */

@@ -106,12 +106,13 @@ const MAX_BLOCKS = 3
 export function lineKind(text: string): string {
   let out = ''
   for (const token of text.split(/[\s\t]+/)) {
-    const core = token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}:]+$/gu, '')
+    const core = token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}:,]+$/gu, '')
     if (core === '') continue
     const kind = /\d/.test(core) ? '9' : 'a'
-    const label = core.endsWith(':') ? ':' : ''
-    if (!out.endsWith(kind) || label) out += kind
-    out += label
+    // A label's colon and a comma (`Portland, OR 97209` is not `Unit 7`) tell lines apart.
+    const mark = core.endsWith(':') ? ':' : core.endsWith(',') ? ',' : ''
+    if (!out.endsWith(kind)) out += kind
+    out += mark
   }
   return out
 }

@@ -49,9 +49,10 @@ function escapeRe(s: string): string {
  * A line pattern for a repeated section: the line's fixed text literal, numbers and other fields'
  * values free, the value captured. `2 x Blue Widget — $10.00` → `^\s*\S*\d\S*\s+x\s+(.+?)\s*—\s*\S*\d\S*\s*$`.
  */
-export function linePattern(doc: Doc, line: number, span: Span, variable: Span[]): string | null {
-  const ls = doc.lineStart[line]!
-  const le = doc.lineEnd[line]!
+export function linePattern(doc: Doc, line: number, span: Span, variable: Span[], range?: Span): string | null {
+  // `range`: a part of the line (a table cell) to make the pattern of, instead of the whole line.
+  const ls = range ? range[0] : doc.lineStart[line]!
+  const le = range ? range[1] : doc.lineEnd[line]!
   if (le - ls > MAX_PATTERN_LINE || span[1] > le) return null
   type Piece = [number, number, string]
   // Text may gain words from one email to the next (`Student` → `Child (under 12)`); ids and amounts do not.
@@ -99,7 +100,10 @@ function literal(text: string): string {
             escapeRe(w).replace(/((?:\\?[^\p{L}\p{N}\s\\])(?:\\)?)\1{2,}/gu, (_, c: string) => `${c}{2,}`),
     )
     .join('\\s+')
-  return `${/^\s/.test(text) ? '\\s+' : ''}${body}${/\s$/.test(text) ? '\\s+' : ''}`
+  // Spaces around punctuation come and go (`Dotted × 2`, `Dotted× 2`); around a word they stay.
+  const lead = /^\s/.test(text) ? (/^[\p{L}\p{N}]/u.test(trimmed) ? '\\s+' : '\\s*') : ''
+  const tail = /\s$/.test(text) ? (/[\p{L}\p{N}]$/u.test(trimmed) ? '\\s+' : '\\s*') : ''
+  return `${lead}${body}${tail}`
 }
 
 export function learnPattern(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]): Rule | null {

@@ -160,7 +160,9 @@ function findRun(doc: Doc, rule: RowsRule): Run | null {
 function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): string {
   const spec = rule.unit[rule.line]!
   let value: string
-  if ('cells' in spec) {
+  if ('cells' in spec && rule.capture) {
+    value = cleanValue(compiled(rule.capture).exec(cellsOf(doc, line)[rule.cell] ?? '')?.[1] ?? '')
+  } else if ('cells' in spec) {
     const cells = cellsOf(doc, line)
     const start = doc.lineStart[line]! + cells.slice(0, rule.cell).reduce((n, c) => n + c.length + 1, 0)
     let p = start
@@ -314,11 +316,19 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
     const ls = doc.lineStart[line]!
     const before = doc.text.slice(ls, span[0])
     cell = before.split('\t').length - 1
-    // The value opens its cell (after spaces): read by the extent learned for it.
     const cellText = cellsOf(doc, line)[cell] ?? ''
-    if (before.split('\t').pop()!.trim() !== '') return null
-    extent = extents.find((e) => e.kind === 'cell' || e.kind === 'shape' || e.kind === 'until' || e.kind === 'until-shape' || e.kind === 'until-digit') ?? { kind: 'cell' }
     if (cellText.trim() === '') return null
+    const lead = before.split('\t').pop()!
+    if (lead.trim() === '') {
+      // The value opens its cell (after spaces): read by the extent learned for it.
+      extent = extents[0] ?? { kind: 'cell' }
+    } else {
+      // Inside its cell (the 4 of `Linen Napkins × 4`): the cell's own pattern finds it.
+      const cellStart = span[0] - lead.length
+      const pattern = linePattern(doc, line, span, variable, [cellStart, cellStart + cellText.length])
+      if (!pattern) return null
+      capture = pattern
+    }
   } else if (spec.pattern !== null) {
     const pattern = linePattern(doc, line, span, variable)
     if (!pattern) return null
