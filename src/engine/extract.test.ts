@@ -61,9 +61,12 @@ describe('runParser with the template parser', () => {
     const sample = eml({ text: 'Shipping: $4.99\nTotal: $25.00' })
     const result = await trainParser(sample, [{ name: 'Shipping', value: '$4.99', type: 'money' }])
     if (!result.ok) throw new Error(result.reason)
+    const unknown = await runParser(result.template, eml({ text: 'Shipping: to be confirmed\nTotal: $20.00' }))
+    // A strong shape (money) rejects text that is not an amount rather than guess…
+    expect(unknown.fields.Shipping).toBeNull()
+    // …but a price of nothing is still the price.
     const free = await runParser(result.template, eml({ text: 'Shipping: Free\nTotal: $20.00' }))
-    // A strong shape (money) rejects text that is not an amount rather than guess.
-    expect(free.fields.Shipping).toBeNull()
+    expect(free.fields.Shipping).toBe('Free')
     const textual = await trainParser(eml({ text: 'Shipping: Free\nTotal: $20.00' }), [{ name: 'Shipping', value: 'Free', type: 'money' }])
     if (!textual.ok) throw new Error(textual.reason)
     const paid = await runParser(textual.template, eml({ text: 'Shipping: Next week\nTotal: $25.00' }))
