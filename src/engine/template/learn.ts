@@ -109,7 +109,8 @@ function learnRules(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]
       return rules
     }
   }
-  if (view !== 'subject') {
+  // A summary row (Total, Tax) under items is one value, read by its label, never as a column.
+  if (view !== 'subject' && !isSummaryRow(doc, span, field.name)) {
     const repeated = Object.values(field.rules).some((list) => list?.some((r) => r.kind === 'column' || r.kind === 'list'))
     push(learnColumn(doc, span, field, others, extents))
     push(learnList(doc, span, field, others, repeated))
@@ -133,13 +134,12 @@ function itemRuns(doc: Doc, spans: Array<Span | null>, fields: ExtractionField[]
   const runs = spans.map((span) => (span ? findUnitRun(doc, span, variable) : null))
   return runs.map((run, i) => {
     if (!run || isSummaryRow(doc, spans[i]!, fields[i]!.name)) return null
-    const last = run.lines[run.first + run.count * run.unit.length - 1]!
-    const unitLine = run.lines[run.first]!
+    const end = run.first + run.count * run.unit.length
     // Another field highlighted inside the same run, in another unit: the rows are keys and values.
     const keyValue = spans.some((other, k) => {
       if (k === i || !other) return false
-      const l = lineOf(doc, other[0])
-      return l <= last && l >= unitLine + run.unit.length && l > unitLine
+      const at = run.lines.indexOf(lineOf(doc, other[0]), run.first)
+      return at >= run.first + run.unit.length && at < end
     })
     return keyValue ? null : run
   })
