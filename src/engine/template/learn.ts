@@ -4,6 +4,7 @@ import { detectShape, findShapeSpans } from '../shapes'
 import { isLabelLine, squash, wordsOf } from './anchors'
 import { learnExtent } from './extent'
 import { learnColumn } from './rules/column'
+import { learnKeyed } from './rules/keyed'
 import { learnLabel } from './rules/label'
 import { learnLandmarks } from './rules/landmark'
 import { learnList } from './rules/list'
@@ -116,6 +117,7 @@ function learnRules(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]
     push(learnList(doc, span, field, others, repeated))
   }
   push(learnLabel(doc, span, field, others, extents))
+  push(learnKeyed(doc, span, field, extents))
   push(learnSuffix(doc, span, field, others))
   push(learnPattern(doc, span, field, others))
   if (view !== 'subject') {

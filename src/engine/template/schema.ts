@@ -61,6 +61,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
     atStart: z.boolean(),
     after: words,
   }),
+  z.object({ kind: z.literal('keyed'), key: words.min(1), cell: z.boolean(), ordinal: index, extent: extentSchema }),
   z.object({ kind: z.literal('suffix'), anchor: words, ordinal: index, strongGap: z.boolean(), lineWords: words }),
   z.object({ kind: z.literal('column'), header: words, column: index, signature: z.array(z.enum(['empty', 'num', 'text'])), extent: extentSchema }),
   z.object({ kind: z.literal('list'), landmark: words, prefix: z.boolean().optional(), pattern: z.string() }),

@@ -48,6 +48,8 @@ export type Rule =
       ordinal: number
       stops: string[]
     }
+  /** A key known by its opening words, whose middle varies (`Tax … 8.875%:`); `cell`: the value is the next cell. */
+  | { kind: 'keyed'; key: string[]; cell: boolean; ordinal: number; extent: Extent }
   | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent } & AnchorFit)
   | { kind: 'suffix'; anchor: string[]; ordinal: number; strongGap: boolean; lineWords: string[] }
   | { kind: 'column'; header: string[]; column: number; signature: CellClass[]; extent: Extent }

@@ -1,5 +1,6 @@
 import type { Rule, RuleHandler } from '../types'
 import { columnRule } from './column'
+import { keyedRule } from './keyed'
 import { labelRule } from './label'
 import { landmarkRule } from './landmark'
 import { listRule } from './list'
@@ -14,6 +15,7 @@ export const RULES: { [K in Rule['kind']]: RuleHandler<K> } = {
   column: columnRule,
   list: listRule,
   label: labelRule,
+  keyed: keyedRule,
   pattern: patternRule,
   suffix: suffixRule,
   landmark: landmarkRule,
