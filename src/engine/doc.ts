@@ -191,9 +191,11 @@ export function cellsOf(doc: Doc, line: number): string[] {
 /** Collapses whitespace the way a value is compared and reported. */
 export function cleanValue(raw: string): string {
   if (!raw.includes('\n')) return raw.replace(/\s+/g, ' ').trim()
+  // Lines keep their breaks; paragraphs keep one blank line between them, as a message shows them.
   return raw
     .split('\n')
     .map((l) => l.replace(/\s+/g, ' ').trim())
-    .filter((l) => l !== '')
     .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
 }

@@ -81,7 +81,7 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
       for (let l = first + 1; l < doc.lineStart.length && l < first + 60; l++) {
         const lt = lineText(doc, l)
         if (lt === '') {
-          if (extent.stop === null) break
+          if (extent.stop === null && !extent.paragraphs) break
           continue
         }
         if (extent.stop && startsWithWords(lt, extent.stop)) break
@@ -148,6 +148,17 @@ function tailPattern(doc: Doc, from: number, to: number, variable: Span[]): stri
   return free ? out.replace(/(?:\\s\*)+/g, '\\s*') + '\\s*' : null
 }
 
+/** The opening constant words of the next line with text after an offset (at most three). */
+function nextLineWords(doc: Doc, end: number, variable: Span[]): string[] | null {
+  for (let l = lineOf(doc, end) + 1; l < doc.lineStart.length; l++) {
+    if (lineText(doc, l).trim() === '') continue
+    if (spanAt(variable, doc.lineStart[l]!, doc.lineEnd[l]!)) return null
+    const words = wordsOf(lineText(doc, l).slice(0, 200)).slice(0, 3)
+    return words.length > 0 && !words.some(hasDigit) ? words : null
+  }
+  return null
+}
+
 const SEPARATORS = '([{<·•|–—-/'
 const TIGHT = ',;'
 
@@ -156,9 +167,12 @@ export function learnExtent(doc: Doc, span: Span, field: FieldTemplate, variable
   const value = cleanValue(doc.text.slice(start, end))
   const out: Extent[] = []
   if (doc.text.slice(start, end).includes('\n')) {
+    const paragraphs = /\n[ \t]*\n/.test(doc.text.slice(start, end))
     const after = wordsAfter(doc, end, variable)
-    const stop = after.length > 0 && startsLineOrCell(doc, doc.tokens[after[0]!]!.start) ? after.map((i) => doc.tokens[i]!.norm) : null
-    out.push({ kind: 'lines', stop })
+    let stop = after.length > 0 && startsLineOrCell(doc, doc.tokens[after[0]!]!.start) ? after.map((i) => doc.tokens[i]!.norm) : null
+    // A message of several paragraphs ends where the fixed text after it begins, however far below.
+    if (paragraphs && !stop) stop = nextLineWords(doc, end, variable)
+    out.push({ kind: 'lines', stop, ...(paragraphs ? { paragraphs } : {}) })
     return out
   }
   if (isStrong(field.shape)) {

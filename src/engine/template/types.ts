@@ -11,7 +11,8 @@ export type Extent =
   | { kind: 'until-digit' }
   /** Up to the next value of a shape (`Team plan Apr 1, 2024 – May 1, 2024`). */
   | { kind: 'until-shape'; shape: Shape; skeleton: string }
-  | { kind: 'lines'; stop: string[] | null }
+  /** `paragraphs`: the sample's value went on across blank lines (a message of several paragraphs). */
+  | { kind: 'lines'; stop: string[] | null; paragraphs?: boolean }
   /** Up to a separator that followed the value after a space (`Dublin (DUB)`, `Linen Shirt · M`). */
   | { kind: 'until-punct'; stop: string }
   /** The cell up to a tail of this pattern at its end (`Linen Napkins ×4` in `Linen Napkins ×4 × 2`). */

@@ -40,7 +40,11 @@ function keyedLines(doc: Doc, rule: KeyedRule): number[] {
   const out: number[] = []
   for (const i of tokenIndex(doc).get(rule.key[0]!) ?? []) {
     const line = doc.tokens[i]!.line
-    if (doc.lineToken[line] !== i && doc.tokens.slice(doc.lineToken[line], i).some((t) => t.word)) continue
+    if (line === out[out.length - 1]) continue
+    // The key opens its line: no word before it (checked from the line's start, so a long line costs once).
+    let first = doc.lineToken[line]!
+    while (first < i && !doc.tokens[first]!.word) first++
+    if (first !== i) continue
     const words = wordsOf(lineText(doc, line).slice(0, MAX_KEY))
     if (rule.key.every((w, k) => words[k] === w) && out[out.length - 1] !== line) out.push(line)
   }

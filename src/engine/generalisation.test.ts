@@ -1,0 +1,234 @@
+import { describe, expect, it } from 'vitest'
+import type { ExtractionField } from '../shared/contracts/extraction'
+import { runParser, trainParser } from './extract'
+import { eml } from './testing/eml'
+
+/**
+ * The classes of mistakes the template learner made on senders it had never seen (issue 9),
+ * each as a small sender: learned from one sample, then run on emails whose layout moves the
+ * way real senders' emails do. A value is either right or absent with a reason; never wrong.
+ */
+async function learnAndRun(sample: string, fields: ExtractionField[], targets: string[]) {
+  const trained = await trainParser(sample, fields)
+  if (!trained.ok) throw new Error(trained.reason)
+  expect(trained.unmatched).toEqual([])
+  return Promise.all(targets.map((t) => runParser(trained.template, t)))
+}
+
+const html = (body: string) => eml({ html: `<html><body>${body}</body></html>` })
+const text = (body: string) => eml({ text: body })
+
+describe('line items', () => {
+  const receipt = (items: Array<[string, number, string]>, summary: Array<[string, string]>) =>
+    html(
+      `<p>Thanks for shopping with Fernwood.</p><table>` +
+        items.map(([name, qty, price]) => `<tr><td><img src="cid:p" alt=""></td><td>${name}</td><td>×${qty}</td><td align="right">${price}</td></tr>`).join('') +
+        summary.map(([label, value]) => `<tr><td></td><td colspan="2">${label}</td><td align="right">${value}</td></tr>`).join('') +
+        `</table><p>Questions? Reply to this email.</p>`,
+    )
+
+  it('reads item rows without a header, with an image column and summary rows inside the table', async () => {
+    const sample = receipt(
+      [
+        ['Linen Shirt', 2, '$80.00'],
+        ['Canvas Tote', 1, '$25.00'],
+      ],
+      [
+        ['Subtotal', '$105.00'],
+        ['Shipping', '$5.00'],
+        ['Total', '$110.00'],
+      ],
+    )
+    const fields = [
+      { name: 'Item', value: 'Linen Shirt' },
+      { name: 'Price', value: '$80.00' },
+      { name: 'Total', value: '$110.00' },
+    ]
+    const [one, five] = await learnAndRun(sample, fields, [
+      receipt([['Wool Scarf', 1, '$45.00']], [
+        ['Subtotal', '$45.00'],
+        ['Shipping', '$5.00'],
+        ['Total', '$50.00'],
+      ]),
+      receipt(
+        [
+          ['A', 1, '$1.00'],
+          ['Bee Hat', 2, '$2.00'],
+          ['Cap', 3, '$3.00'],
+          ['Dune Socks', 4, '$4.00'],
+          ['Eel Pin', 5, '$5.00'],
+        ],
+        [
+          ['Subtotal', '$15.00'],
+          ['Discount (WELCOME)', '-$1.50'],
+          ['Shipping', '$5.00'],
+          ['Total', '$18.50'],
+        ],
+      ),
+    ])
+    expect(one!.fields).toEqual({ Item: 'Wool Scarf', Price: '$45.00', Total: '$50.00' })
+    expect(five!.fields).toEqual({ Item: 'A\nBee Hat\nCap\nDune Socks\nEel Pin', Price: '$1.00\n$2.00\n$3.00\n$4.00\n$5.00', Total: '$18.50' })
+    expect(five!.items?.map((i) => i.Item!.value)).toEqual(['A', 'Bee Hat', 'Cap', 'Dune Socks', 'Eel Pin'])
+  })
+
+  it('does not read summary rows of the same shape as items', async () => {
+    const invoice = (items: Array<[string, string]>, rest: Array<[string, string]>) =>
+      html(`<h2>Invoice</h2><table>${[...items, ...rest].map(([a, b]) => `<tr><td>${a}</td><td>${b}</td></tr>`).join('')}</table><p>Paid by card.</p>`)
+    const sample = invoice(
+      [
+        ['Team plan (5 seats)', '$50.00'],
+        ['Extra storage', '$10.00'],
+      ],
+      [
+        ['Tax', '$6.00'],
+        ['Total', '$66.00'],
+      ],
+    )
+    const [got] = await learnAndRun(
+      sample,
+      [
+        { name: 'Description', value: 'Team plan (5 seats)' },
+        { name: 'Amount', value: '$50.00' },
+        { name: 'Total', value: '$66.00' },
+      ],
+      [
+        invoice(
+          [
+            ['Business plan (12 seats)', '$240.00'],
+            ['Priority support', '$30.00'],
+            ['Extra storage', '$10.00'],
+          ],
+          [
+            ['Credit applied', '-$20.00'],
+            ['Tax', '$26.00'],
+            ['Total', '$286.00'],
+          ],
+        ),
+      ],
+    )
+    expect(got!.fields).toEqual({
+      Description: 'Business plan (12 seats)\nPriority support\nExtra storage',
+      Amount: '$240.00\n$30.00\n$10.00',
+      Total: '$286.00',
+    })
+  })
+
+  it("reads a total in a table's last row as that row, not as the amount column", async () => {
+    const receipt2 = (lines: Array<[string, string]>, total: string) =>
+      html(`<table><tr><th>Description</th><th>Amount</th></tr>${lines.map(([a, b]) => `<tr><td>${a}</td><td>${b}</td></tr>`).join('')}<tr><td><b>Total</b></td><td><b>${total}</b></td></tr></table>`)
+    const [got] = await learnAndRun(receipt2([['Pro plan', '$20.00']], '$20.00'), [{ name: 'Total', value: '$20.00', context: { before: 'Total' } }], [
+      receipt2(
+        [
+          ['Pro plan', '$20.00'],
+          ['Seats', '$8.00'],
+        ],
+        '$28.00',
+      ),
+    ])
+    expect(got!.fields.Total).toBe('$28.00')
+  })
+
+  it('reads items laid out as a block per item (name, then quantity and price)', async () => {
+    const order = (items: Array<[string, number, string]>) =>
+      html(
+        `<h1>Order confirmed</h1><p>Order #A-1042</p>` +
+          items.map(([n, q, p]) => `<table><tr><td><img src="cid:x" alt=""></td><td><p><b>${n}</b></p><p>Qty: ${q} · ${p}</p></td></tr></table>`).join('') +
+          `<p>Total: $99.00</p>`,
+      )
+    const [got] = await learnAndRun(
+      order([
+        ['Trail Runner', 1, '$60.00'],
+        ['Socks', 3, '$12.00'],
+      ]),
+      [
+        { name: 'Product', value: 'Trail Runner' },
+        { name: 'Qty', value: '1', context: { before: 'Qty: ' } },
+      ],
+      [
+        order([
+          ['Rain Jacket', 2, '$140.00'],
+          ['Cap', 1, '$15.00'],
+          ['Water Bottle 750 ml', 4, '$48.00'],
+        ]),
+      ],
+    )
+    expect(got!.fields).toEqual({ Product: 'Rain Jacket\nCap\nWater Bottle 750 ml', Qty: '2\n1\n4' })
+  })
+})
+
+describe('blocks whose lines come and go', () => {
+  const shipTo = (lines: string[]) => text(`Your order has shipped.\n\nShip to:\n${lines.join('\n')}\n\nCarrier: UPS\n\nThanks,\nThe Fernwood team`)
+
+  it('leaves a missing optional line empty instead of reading its neighbour', async () => {
+    const sample = shipTo(['Jane Doe', 'Acme Corp', '12 Main St', 'Springfield, IL 62704'])
+    const fields = [
+      { name: 'Name', value: 'Jane Doe' },
+      { name: 'Company', value: 'Acme Corp' },
+      { name: 'Street', value: '12 Main St' },
+      { name: 'City', value: 'Springfield' },
+    ]
+    const [without, withCompany] = await learnAndRun(sample, fields, [
+      shipTo(['Bob Stone', '77 Elm Road', 'Shelbyville, IL 62565']),
+      shipTo(['Ana Ruiz', 'Globex', '9 Oak Ave', 'Capital City, OR 97301']),
+    ])
+    expect(without!.fields).toEqual({ Name: 'Bob Stone', Company: null, Street: '77 Elm Road', City: 'Shelbyville' })
+    expect(without!.status).toBe('partial')
+    expect(without!.error).toContain('Company')
+    expect(withCompany!.fields).toEqual({ Name: 'Ana Ruiz', Company: 'Globex', Street: '9 Oak Ave', City: 'Capital City' })
+  })
+
+  it('finds a block after one whose length varies', async () => {
+    const mail = (billing: string[], ship: string[]) => text(`Order 5512 received.\n\nBilling address\n${billing.join('\n')}\n\n${ship.join('\n')}\n\nPayment: Visa`)
+    const sample = mail(['Jane Doe', '12 Main St', 'Springfield'], ['Shipping address', 'John Doe', '4 Side Rd', 'Ogdenville'])
+    const [got] = await learnAndRun(sample, [{ name: 'Ship name', value: 'John Doe' }], [
+      mail(['Jane Roe', '1 High St', 'Brockway', 'Phone: 555 0100'], ['Shipping address', 'Sam Roe', '8 Low Rd', 'North Haverbrook']),
+    ])
+    expect(got!.fields['Ship name']).toBe('Sam Roe')
+  })
+})
+
+describe('anchors and shapes', () => {
+  it('does not take a neighbouring value as the label of a postcode', async () => {
+    const mail = (city: string, zip: string) => html(`<p><b>Delivery address</b><br>Marie Curie<br>8 Rue des Fleurs<br>${zip} ${city}<br>France</p><p>Thank you.</p>`)
+    const [got] = await learnAndRun(mail('Paris', '75002'), [{ name: 'Postcode', value: '75002' }], [mail('Lyon', '69001'), mail('Saint-Étienne', '42000')])
+    expect(got!.fields.Postcode).toBe('69001')
+  })
+
+  it('reads tracking numbers of other forms after the same label', async () => {
+    const mail = (n: string) => text(`Your parcel is on its way.\nTracking number: ${n}\nCarrier: Parcelnet\n`)
+    const results = await learnAndRun(mail('123456789012'), [{ name: 'Tracking', value: '123456789012' }], [mail('9400111899223100001234'), mail('1Z999AA10123456784')])
+    expect(results.map((r) => r.fields.Tracking)).toEqual(['9400111899223100001234', '1Z999AA10123456784'])
+  })
+
+  it('matches a label whose middle varies', async () => {
+    const mail = (tax: string, amount: string) => text(`Subtotal: $100.00\n${tax}: ${amount}\nTotal: $105.00`)
+    const [got] = await learnAndRun(mail('Tax North America 5.0%', '$5.00'), [{ name: 'Tax', value: '$5.00' }], [mail('Tax NY State Sales Tax 8.875%', '$8.88')])
+    expect(got!.fields.Tax).toBe('$8.88')
+  })
+
+  it('learns a highlight that spans paragraphs', async () => {
+    const mail = (message: string) => html(`<p>New submission from your website.</p><p><b>Message</b></p>${message}<hr><p>Sent by FormFlow</p>`)
+    const sample = mail('<p>Hello there,</p><p>I would like a quote for 40 chairs.</p><p>Best, Ann</p>')
+    const [got] = await learnAndRun(sample, [{ name: 'Message', value: 'Hello there,\n\nI would like a quote for 40 chairs.\n\nBest, Ann' }], [mail('<p>Hi,</p><p>Do you ship to Norway?</p>')])
+    expect(got!.fields.Message).toBe('Hi,\n\nDo you ship to Norway?')
+  })
+})
+
+describe('never silently wrong', () => {
+  it('an absent optional line is empty with a reason naming the field', async () => {
+    const mail = (lines: string[]) => text(`Booking confirmed\n\n${lines.join('\n')}\n\nSee you soon!`)
+    const sample = mail(['Guest: Ann Lee', 'Check-in: Mar 3, 2025', 'Special request: Late arrival', 'Total: $300.00'])
+    const [got] = await learnAndRun(
+      sample,
+      [
+        { name: 'Guest', value: 'Ann Lee' },
+        { name: 'Request', value: 'Late arrival' },
+        { name: 'Total', value: '$300.00' },
+      ],
+      [mail(['Guest: Bo Yin', 'Check-in: Apr 9, 2025', 'Total: $410.00'])],
+    )
+    expect(got!.fields).toEqual({ Guest: 'Bo Yin', Request: null, Total: '$410.00' })
+    expect(got!.status).toBe('partial')
+    expect(got!.details.Request!.reason).toMatch(/label/)
+  })
+})
