@@ -130,8 +130,9 @@ function tailPattern(doc: Doc, from: number, to: number, variable: Span[]): stri
   let free = false
   let i = from
   while (i < to) {
-    // Another value in the tail (a date) would make the split ambiguous: other extents handle that.
-    if (spanAt(variable, i, i + 1)) return null
+    // Another value in the tail (a date) would make the split ambiguous, unless it is a number (a quantity).
+    const v = spanAt(variable, i, i + 1)
+    if (v && !/^\S*\d\S*$/.test(doc.text.slice(v[0], v[1]))) return null
     const m = /^\S*\d\S*/.exec(doc.text.slice(i, to))
     if (m && (i === from || /\s/.test(doc.text[i - 1]!))) {
       out += '\\S*\\d\\S*'

@@ -65,7 +65,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('suffix'), anchor: words, ordinal: index, strongGap: z.boolean(), lineWords: words }),
   z.object({ kind: z.literal('column'), header: words, column: index, signature: z.array(z.enum(['empty', 'num', 'text'])), extent: extentSchema }),
   z.object({ kind: z.literal('list'), landmark: words, prefix: z.boolean().optional(), pattern: z.string() }),
-  z.object({ kind: z.literal('pattern'), pattern: z.string(), ordinal: index }),
+  z.object({ kind: z.literal('pattern'), pattern: z.string(), ordinal: index, count: index.optional() }),
   z.object({
     kind: z.literal('landmark'),
     landmark: words,
@@ -78,6 +78,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
     skipLead: z.boolean(),
     block: words.optional(),
     blocks: index.optional(),
+    capture: z.string().max(5000).optional(),
   }),
   z.object({ kind: z.literal('position'), line: index, cell: index, extent: extentSchema, lineWords: words, skipLead: z.boolean() }),
 ])

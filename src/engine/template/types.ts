@@ -56,14 +56,14 @@ export type Rule =
   | { kind: 'column'; header: string[]; column: number; signature: CellClass[]; extent: Extent }
   | { kind: 'list'; landmark: string[]; prefix?: boolean; pattern: string }
   /** A whole-line pattern (`Requester: … <(value)>`), for values inside a line with no label right before them. */
-  | { kind: 'pattern'; pattern: string; ordinal: number }
+  | { kind: 'pattern'; pattern: string; ordinal: number; count?: number }
   /** `prefix`: the landmark line starts with these words and goes on with variable text (`Delivered to: …`). */
   /**
    * `block`: the kinds of the lines of the value's block, the `blocks`-th (0 when absent) under the
    * landmark; `offset` is then the value's line in that block (1-based), found by aligning the blocks.
    * Without `block` (templates learned before), `offset` counts lines below the landmark.
    */
-  | { kind: 'landmark'; landmark: string[]; prefix?: boolean; ordinal: number; offset: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean; block?: string[]; blocks?: number }
+  | { kind: 'landmark'; landmark: string[]; prefix?: boolean; ordinal: number; offset: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean; block?: string[]; blocks?: number; capture?: string }
   | { kind: 'position'; line: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean }
 
 export type View = 'html' | 'text' | 'subject'

@@ -52,6 +52,8 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
   const gap = doc.text.slice(gapStart, span[0])
   if (/[\p{L}\p{N}]/u.test(gap)) return null
   const lead = doc.text[span[0]]!
+  const previousWord = doc.text.slice(0, span[0]).match(/(\p{L}+)[^\p{L}\p{N}]*$/u)?.[1] ?? ''
+  const codeBefore = /^\p{Lu}{1,3}$/u.test(previousWord)
   const skip = [...new Set((DEFAULT_SKIP + gap.replace(/[\s\p{L}\p{N}]/gu, '')).split(''))].filter((c) => c !== lead).join('')
   const ce = cellEnd(doc, span[1])
   const afterTokens = span[1] >= ce ? [] : tokensAfter(doc, span[1], 2, variable)
@@ -61,6 +63,9 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
     for (let n = 1; n <= before.length; n++) {
       const anchor = before.slice(before.length - n)
       if (anchor[0] === WILDCARD) continue
+      // A code right before the value, with only a space between (`3511 LN Utrecht`, `Austin, TX 78701`),
+      // is part of the data: a label ends in a colon, a tab or a line break, or is a word.
+      if (!gapIsStrong(gap) && codeBefore) continue
       const rule: Extract<Rule, { kind: 'label' }> = {
         kind: 'label',
         anchor,
@@ -76,6 +81,8 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
       // A label on the line above is that whole line (`Order number` over `12345`), not its last words.
       const labelLine = doc.tokens[located.first]!.line
       if (labelLine !== lineOf(doc, span[0]) && !startsLineOrCell(doc, doc.tokens[located.first]!.start)) continue
+      // …and a line of fixed text: `Unit 7` above a city is the address's line 2, data, not a label.
+      if (labelLine !== lineOf(doc, span[0]) && anchor.includes(WILDCARD)) continue
       rule.atStart = startsLineOrCell(doc, doc.tokens[located.first]!.start)
       const candidates = labelCandidates(doc, rule, field)
       let top = -1

@@ -4,6 +4,7 @@ import { acceptable, applyExtent } from '../extent'
 import type { Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
 import { withoutPenalty } from './candidates'
+import { compiled, linePattern, MAX_PATTERN_LINE } from './pattern'
 
 /** What a landmark rule may skip before a value at the start of its line: a number, or quote marks. */
 export const LEAD = /^(?:\S*\d\S*|[^\p{L}\p{N}\s]{1,3})$/u
@@ -177,6 +178,14 @@ function applyLandmark(doc: Doc, rule: Extract<Rule, { kind: 'landmark' }>, fiel
       line = lineBelow(doc, lm, rule.offset)
     }
     if (line < 0) continue
+    if (rule.capture) {
+      // The value sits inside its line (`Vuelo IB 5528 · 4 may 2023`): the line's pattern finds it.
+      if (doc.lineEnd[line]! - doc.lineStart[line]! > MAX_PATTERN_LINE) continue
+      const m = compiled(rule.capture).exec(lineText(doc, line))
+      const value = cleanValue(m?.[1] ?? '')
+      if (m && acceptable(value, field)) return value
+      continue
+    }
     const start = startOfCell(doc, line, rule.cell, rule.skipLead)
     if (start < 0 || lineOf(doc, start) !== line || !lineHasWords(doc, line, rule.lineWords)) continue
     const got = applyExtent(doc, start, rule.extent, field)
@@ -193,7 +202,11 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
   const cell = cellBounds(doc, span[0])
   const lead = doc.text.slice(cell.start, span[0]).trim()
   const skipLead = lead !== ''
-  if (skipLead && !LEAD.test(lead)) return []
+  let capture: string | undefined
+  if (skipLead && !LEAD.test(lead)) {
+    capture = lineOf(doc, span[1]) === line ? (linePattern(doc, line, span, variable) ?? undefined) : undefined
+    if (!capture) return []
+  }
   // Words before the value are its line's label; words after it belong to the next value.
   const lineWords = lineWordsOf(doc, line, span, variable, true)
   const rules: Rule[] = []
@@ -219,7 +232,20 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
     const offset = block.indexOf(line) + 1
     const kinds = block.map((b) => lineKind(lineText(doc, b)))
     for (const extent of extents) {
-      const rule: Rule = { kind: 'landmark', landmark, ...(anchor.prefix ? { prefix: true } : {}), ordinal, offset, cell: cell.index, extent, lineWords, skipLead, block: kinds, ...(which > 0 ? { blocks: which } : {}) }
+      const rule: Rule = {
+        kind: 'landmark',
+        landmark,
+        ...(anchor.prefix ? { prefix: true } : {}),
+        ordinal,
+        offset,
+        cell: cell.index,
+        extent,
+        lineWords,
+        skipLead,
+        block: kinds,
+        ...(which > 0 ? { blocks: which } : {}),
+        ...(capture ? { capture } : {}),
+      }
       if (sameValue(applyLandmark(doc, rule, field), doc.text.slice(span[0], span[1]))) {
         rules.push(rule)
         break

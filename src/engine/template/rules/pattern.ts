@@ -36,8 +36,9 @@ function patternMatches(doc: Doc, pattern: string, field: FieldTemplate): Array<
 function applyPattern(doc: Doc, rule: Extract<Rule, { kind: 'pattern' }>, field: FieldTemplate): string | null {
   const matches = patternMatches(doc, rule.pattern, field)
   if (matches.length === 0) return null
-  // The sample's value was the n-th such line: with fewer of them (an optional return flight), the
-  // one wanted is the one missing, not the last one there.
+  // The sample's value was the n-th of `count` such lines: with another number of them (an optional
+  // billing address, a return flight), which one is missing cannot be told, so none is taken.
+  if (rule.count !== undefined && rule.count > 1 && matches.length !== rule.count) return null
   return matches[rule.ordinal]?.value ?? null
 }
 
@@ -123,7 +124,7 @@ export function learnPattern(doc: Doc, span: Span, field: FieldTemplate, variabl
   const matches = patternMatches(doc, pattern, field)
   const want = doc.text.slice(span[0], span[1])
   const ordinal = matches.findIndex((m) => m.line === line && sameValue(m.value, want))
-  return ordinal < 0 ? null : { kind: 'pattern', pattern, ordinal }
+  return ordinal < 0 ? null : { kind: 'pattern', pattern, ordinal, count: matches.length }
 }
 
 export const patternRule: RuleHandler<'pattern'> = {
