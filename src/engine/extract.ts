@@ -18,7 +18,7 @@ import { normaliseCell } from './field-types'
 import { htmlToText } from './html-to-text'
 import { parseEmail, type MimeLimits, type NormalisedEmail } from './mime'
 import { pdfText, type PdfLimits } from './pdf'
-import { extractField, lazyDocs, learnTemplate, whyMissing, parseStoredTemplateWith, templateSchema, type Docs, type FieldTemplate, type StoredTemplateResult, type Template, type View } from './template'
+import { extractField, lazyDocs, learnFromSamples, learnTemplate, whyMissing, type LearningSample, parseStoredTemplateWith, templateSchema, type Docs, type FieldTemplate, type StoredTemplateResult, type Template, type View } from './template'
 
 /** A learned template plus the sample's text, which the AI parsers use as their worked example. */
 export type TrainedTemplate = Template & { example: { subject: string; body: string } }
@@ -136,8 +136,22 @@ export async function trainParserFromSamples(
   limits: Partial<EngineLimits> = {},
 ): Promise<Outcome<{ template: TrainedTemplate; unmatched: string[] }>> {
   if (samples.length === 0) return { ok: false, reason: 'at least one sample is needed' }
-  // Multi-sample learning is being built (issue 9); until then the first sample decides.
-  return trainParser(samples[0]!.email, samples[0]!.fields, limits)
+  if (samples.length === 1) return trainParser(samples[0]!.email, samples[0]!.fields, limits)
+  const read: LearningSample[] = []
+  let example: TrainedTemplate['example'] | null = null
+  for (const [i, sample] of samples.entries()) {
+    const valid = extractionFieldsSchema.safeParse(sample.fields)
+    if (!valid.success) return { ok: false, reason: `sample ${i + 1}: invalid fields: ${valid.error.issues[0]?.message ?? 'unknown problem'}` }
+    const email = await toEmail(sample.email, limits)
+    if (!email.ok) return { ok: false, reason: `sample ${i + 1} cannot be read: ${email.reason}` }
+    const rendered = renderEmail(email.email, limits)
+    if (!rendered.ok) return { ok: false, reason: `sample ${i + 1} cannot be read: ${rendered.reason}` }
+    read.push({ docs: rendered.rendered.docs, fields: valid.data })
+    example ??= { subject: email.email.subject, body: rendered.rendered.body.slice(0, 20_000) }
+  }
+  const template = learnFromSamples(read)
+  const unmatched = template.fields.filter((f) => Object.keys(f.rules).length === 0).map((f) => f.name)
+  return { ok: true, template: { ...template, example: example! }, unmatched }
 }
 
 /** The parser's line-item fields: those learned as repeated rows, a column or a list. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ExtractionField } from '../shared/contracts/extraction'
-import { runParser, trainParser } from './extract'
+import { runParser, trainParser, trainParserFromSamples } from './extract'
 import { eml } from './testing/eml'
 
 /**
@@ -230,5 +230,34 @@ describe('never silently wrong', () => {
     expect(got!.fields).toEqual({ Guest: 'Bo Yin', Request: null, Total: '$410.00' })
     expect(got!.status).toBe('partial')
     expect(got!.details.Request!.reason).toMatch(/label/)
+  })
+})
+
+describe('learning from two samples', () => {
+  const mail = (city: string, zip: string, extra = '') => text(`Your parcel is on its way.\n\nDeliver to\nAnn Lee\n${extra}${city} ${zip}\n\nThank you for choosing Parcelnet.`)
+
+  it('drops an anchor that was data in the first sample (the city before a postcode)', async () => {
+    const one = await trainParser(mail('Paris', '75002'), [{ name: 'Postcode', value: '75002' }])
+    if (!one.ok) throw new Error(one.reason)
+    expect((await runParser(one.template, mail('Nice', '06000'))).fields.Postcode).toBeNull()
+    const two = await trainParserFromSamples([
+      { email: mail('Paris', '75002'), fields: [{ name: 'Postcode', value: '75002' }] },
+      { email: mail('Lyon', '69001'), fields: [{ name: 'Postcode', value: '69001' }] },
+    ])
+    if (!two.ok) throw new Error(two.reason)
+    expect((await runParser(two.template, mail('Nice', '06000'))).fields.Postcode).toBe('06000')
+  })
+
+  it('a second sample without an optional line teaches that the line can be absent', async () => {
+    const fields = (company?: string) => [{ name: 'Name', value: 'Ann Lee' }, ...(company ? [{ name: 'Company', value: company }] : [])]
+    const two = await trainParserFromSamples([
+      { email: mail('Paris', '75002', 'Acme Corp\n'), fields: fields('Acme Corp') },
+      { email: mail('Lyon', '69001'), fields: fields() },
+    ])
+    if (!two.ok) throw new Error(two.reason)
+    const got = await runParser(two.template, mail('Nice', '06000'))
+    expect(got.fields).toEqual({ Name: 'Ann Lee', Company: null })
+    const withCompany = await runParser(two.template, mail('Nice', '06000', 'Globex\n'))
+    expect(withCompany.fields).toEqual({ Name: 'Ann Lee', Company: 'Globex' })
   })
 })

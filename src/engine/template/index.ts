@@ -9,5 +9,6 @@
  */
 export { applyRule, describeRule, extractField, lazyDocs, whyMissing } from './apply'
 export { learnTemplate } from './learn'
+export { learnFromSamples, type LearningSample } from './merge'
 export { parseStoredTemplate, parseStoredTemplateWith, templateSchema, type StoredTemplateResult } from './schema'
 export type { Docs, Extent, FieldMatch, FieldTemplate, Rule, Template, View } from './types'

@@ -155,8 +155,12 @@ function guessDayFirst(value: string): boolean | undefined {
   return undefined
 }
 
+/**
+ * `varying`: spans of the sample's bodies that other samples of the sender show differently (see
+ * merge.ts); they are treated as data, never as anchors.
+ */
 /** Learns a template from the sample's rendered bodies and the highlighted fields. */
-export function learnTemplate(docs: Docs, fields: ExtractionField[]): Template {
+export function learnTemplate(docs: Docs, fields: ExtractionField[], varying: Partial<Record<View, Span[]>> = {}): Template {
   const templates: FieldTemplate[] = fields.map((f) => {
     const { shape, options } = detectShape(f.value, f.type)
     const t: FieldTemplate = { name: f.name, sampleValue: cleanValue(f.value), shape, shapeOptions: options, rules: {} }
@@ -171,7 +175,8 @@ export function learnTemplate(docs: Docs, fields: ExtractionField[]): Template {
     const found = fields.map((f) => findOccurrences(doc, f.value))
     const spans: Array<Span | null> = fields.map((f, i) => (found[i]!.length > 0 ? chooseOccurrence(doc, found[i]!, f) : null))
     // Every occurrence of a highlighted value is variable text, never an anchor; so are dates, amounts, links.
-    const variable = mergeSpans([...found.flatMap((list) => list.slice(0, 50)), ...findShapeSpans(doc.text)])
+    // Text another sample of the sender shows differently (`varying`) is data too.
+    const variable = mergeSpans([...found.flatMap((list) => list.slice(0, 50)), ...findShapeSpans(doc.text), ...(varying[view] ?? [])])
     const runs = view === 'subject' ? fields.map(() => null) : itemRuns(doc, spans, fields, variable)
     fields.forEach((_, i) => {
       const span = spans[i]
