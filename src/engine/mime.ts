@@ -1,5 +1,6 @@
 import PostalMime from 'postal-mime'
-import type { Address, Email } from 'postal-mime'
+import type { Address } from 'postal-mime'
+import { parseMimeFast, type FastEmail } from './mime-fast'
 
 /** An email after MIME decoding: what the extraction engine and the wizard read. */
 export type NormalisedEmail = {
@@ -175,10 +176,25 @@ function recoverUtf8(text: string | undefined): string | undefined {
   }
 }
 
+/** What the MIME parser reports (postal-mime's Email, or the fast path's subset of it). */
+type Parsed = Omit<FastEmail, 'attachments'> & {
+  attachments: Array<{ filename: string | null; mimeType: string; content: ArrayBuffer | Uint8Array | string }>
+}
+
 /**
  * RFC 822 bytes → normalised email. Never throws: input that cannot be read gives a reason.
+ * Common shapes take the synchronous fast path (./mime-fast); the rest goes to postal-mime.
  */
 export async function parseEmail(raw: Uint8Array | string, limits: Partial<MimeLimits> = {}): Promise<ParseEmailResult> {
+  return parseEmailWith(raw, limits, true)
+}
+
+/** parseEmail without the fast path: postal-mime for every message, the reference the fast path is tested against. */
+export async function parseEmailWithPostalMime(raw: Uint8Array | string, limits: Partial<MimeLimits> = {}): Promise<ParseEmailResult> {
+  return parseEmailWith(raw, limits, false)
+}
+
+async function parseEmailWith(raw: Uint8Array | string, limits: Partial<MimeLimits>, fastPath: boolean): Promise<ParseEmailResult> {
   const { maxMessageBytes, maxParts, maxPlainLines } = { ...DEFAULT_MIME_LIMITS, ...limits }
   const bytes = toBytes(raw)
   if (bytes.length > maxMessageBytes) {
@@ -193,13 +209,15 @@ export async function parseEmail(raw: Uint8Array | string, limits: Partial<MimeL
   if (plainLines > maxPlainLines) return { ok: false, reason: `the message has more than ${maxPlainLines.toLocaleString('en-US')} lines of text` }
   const warnings = findWarnings(buf, end === -1 ? Math.min(buf.length, HEADER_LIMIT) : end, charsets)
 
-  let parsed: Email
-  try {
-    // A view of a whole ArrayBuffer is passed as that buffer: postal-mime copies views, and only reads.
-    const input = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes.buffer : bytes
-    parsed = await PostalMime.parse(input, { maxNestingDepth: 50, maxHeadersSize: 1024 * 1024, maxRfc822NestingDepth: 3 })
-  } catch (error) {
-    return { ok: false, reason: `malformed MIME: ${error instanceof Error ? error.message : String(error)}` }
+  let parsed: Parsed | null = fastPath ? parseMimeFast(buf) : null
+  if (!parsed) {
+    try {
+      // A view of a whole ArrayBuffer is passed as that buffer: postal-mime copies views, and only reads.
+      const input = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes.buffer : bytes
+      parsed = await PostalMime.parse(input, { maxNestingDepth: 50, maxHeadersSize: 1024 * 1024, maxRfc822NestingDepth: 3 })
+    } catch (error) {
+      return { ok: false, reason: `malformed MIME: ${error instanceof Error ? error.message : String(error)}` }
+    }
   }
 
   let { text, html } = parsed
