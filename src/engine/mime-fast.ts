@@ -173,65 +173,69 @@ function lineEnd(buf: Uint8Array, from: number): number {
   return nl === -1 ? buf.length : nl
 }
 
-/** Copies bytes [from, to) of buf to out at o; short runs (most, between escapes) without making a view. */
-function copy(buf: Uint8Array, from: number, to: number, out: Uint8Array, o: number): number {
-  if (to - from > 24) {
-    out.set(buf.subarray(from, to), o)
-    return o + to - from
-  }
-  for (let i = from; i < to; i++) out[o++] = buf[i]!
-  return o
+/** Whether only CRs stand between i and the end of its line (the LF, or the end of the body). */
+function endsLine(buf: Uint8Array, i: number, end: number): boolean {
+  while (i < end && buf[i] === 13) i++
+  return i === end || buf[i] === 10
 }
 
-/** Body lines each followed by LF (postal-mime's pass-through decoder). Returns the length written. */
+/**
+ * Body lines each followed by LF (postal-mime's pass-through decoder): the CRs that end a line
+ * are dropped, and a last line without LF gets one.
+ */
 function decodePlain(buf: Uint8Array, start: number, end: number, out: Uint8Array): number {
   let o = 0
-  for (let pos = start; pos < end; ) {
-    const nl = lineEnd(buf, pos)
-    o = copy(buf, pos, contentEnd(buf, pos, nl), out, o)
-    out[o++] = 10
-    pos = nl + 1
+  for (let i = start; i < end; i++) {
+    const c = buf[i]!
+    if (c !== 13 || !endsLine(buf, i, end)) out[o++] = c
   }
+  if (buf[end - 1] !== 10) out[o++] = 10
   return o
 }
 
-function hexNibble(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48
-  if (c >= 97 && c <= 102) return c - 87
-  if (c >= 65 && c <= 70) return c - 55
-  return -1
-}
+const HEX = new Int8Array(256).fill(-1)
+for (let i = 0; i < 10; i++) HEX[48 + i] = i
+for (let i = 0; i < 6; i++) HEX[65 + i] = HEX[97 + i] = 10 + i
+/** Bytes quoted-printable decoding stops at: `=`, LF, CR. */
+const QP_SPECIAL = new Uint8Array(256)
+QP_SPECIAL[61] = QP_SPECIAL[10] = QP_SPECIAL[13] = 1
 
-/** Quoted-printable, line by line as postal-mime's decoder reads it (a line ending in `=` is a soft break). */
+/**
+ * Quoted-printable as postal-mime's decoder reads it, line by line: `=XX` within a line is a byte,
+ * a line ending in `=` is a soft break (no LF), anything else is kept as it is.
+ */
 function decodeQuotedPrintable(buf: Uint8Array, start: number, end: number, out: Uint8Array): number {
   let o = 0
-  // The next `=` at or after the scan position, carried across lines so a body without escapes is searched once.
-  let eq = -1
-  for (let pos = start; pos < end; ) {
-    const nl = lineEnd(buf, pos)
-    let len = contentEnd(buf, pos, nl)
-    const softBreak = len > pos && buf[len - 1] === 61
-    if (softBreak) len--
-    let literal = pos
-    let i = pos
-    for (;;) {
-      if (eq < i) {
-        eq = buf.indexOf(61, i)
-        if (eq === -1) eq = buf.length
-      }
-      if (eq + 2 >= len) break
-      i = eq + 1
-      const high = hexNibble(buf[eq + 1]!)
-      const low = hexNibble(buf[eq + 2]!)
-      if (high < 0 || low < 0) continue
-      o = copy(buf, literal, eq, out, o)
-      out[o++] = (high << 4) | low
-      literal = i = eq + 3
+  let softBreak = false
+  let i = start
+  while (i < end) {
+    // Runs of literal bytes, the bulk of the body, in a tight loop.
+    let c = buf[i]!
+    while (QP_SPECIAL[c] === 0) {
+      out[o++] = c
+      if (++i === end) break
+      c = buf[i]!
     }
-    o = copy(buf, literal, len, out, o)
-    if (!softBreak) out[o++] = 10
-    pos = nl + 1
+    if (i === end) break
+    if (c === 61) {
+      const high = i + 2 < end ? HEX[buf[i + 1]!]! : -1
+      const low = high < 0 ? -1 : HEX[buf[i + 2]!]!
+      if (low >= 0) {
+        out[o++] = (high << 4) | low
+        i += 3
+        continue
+      }
+      if (endsLine(buf, i + 1, end)) softBreak = true
+      else out[o++] = c
+    } else if (c === 10) {
+      if (!softBreak) out[o++] = 10
+      softBreak = false
+    } else if (!endsLine(buf, i, end)) {
+      out[o++] = c
+    }
+    i++
   }
+  if (buf[end - 1] !== 10 && !softBreak) out[o++] = 10
   return o
 }
 

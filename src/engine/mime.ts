@@ -74,12 +74,13 @@ function formatAddress(address: Address | undefined): string {
   return address.name ? `${address.name} <${address.address}>` : address.address
 }
 
-/** Where the top-level header block ends (the blank line), searched within `limit` bytes; -1 if not found. */
+/** Where the top-level header block ends (after the first empty line, LF or CRLF), searched within `limit` bytes; -1 if not found. */
 function headerEnd(buf: Buffer, limit: number): number {
-  const lf = buf.indexOf('\n\n')
-  const crlf = buf.indexOf('\n\r\n')
-  const ends = [lf === -1 ? -1 : lf + 1, crlf === -1 ? -1 : crlf + 2].filter((e) => e !== -1 && e < limit)
-  return ends.length === 0 ? -1 : Math.min(...ends)
+  for (let lf = buf.indexOf(10); lf !== -1 && lf < limit; lf = buf.indexOf(10, lf + 1)) {
+    if (buf[lf + 1] === 10) return lf + 1 < limit ? lf + 1 : -1
+    if (buf[lf + 1] === 13 && buf[lf + 2] === 10) return lf + 2 < limit ? lf + 2 : -1
+  }
+  return -1
 }
 
 /** Rejects input that is not an RFC 822 message at all, before the MIME parser sees it. */
