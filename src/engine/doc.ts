@@ -96,21 +96,32 @@ export function buildDoc(text: string): Doc {
     }
     const start = i
     if (k === 1) {
+      // Lower-case ASCII words (and numbers) are their own norm: no cache lookup for them.
+      let plain = c >= 48 && c <= 57 ? true : c >= 97 && c <= 122
       i++
       for (;;) {
         while (i < n) {
           const d = text.charCodeAt(i)
-          if (d < 128 ? charClass(d, '') !== 1 : charClass(d, text[i]!) !== 1) break
+          if (d < 128) {
+            if (charClass(d, '') !== 1) break
+            if (d >= 65 && d <= 90) plain = false
+          } else {
+            if (charClass(d, text[i]!) !== 1) break
+            plain = false
+          }
           i++
         }
         // `O'Brien`, `don’t`: an apostrophe between letters stays inside the word.
         if (i + 1 < n && isApostrophe(text.charCodeAt(i)) && charClass(text.charCodeAt(i + 1), text[i + 1]!) === 1) {
+          const next = text.charCodeAt(i + 1)
+          if (text.charCodeAt(i) !== 39 || !((next >= 48 && next <= 57) || (next >= 97 && next <= 122))) plain = false
           i += 2
           continue
         }
         break
       }
-      tokens.push({ start, end: i, norm: normWord(text.slice(start, i)), line, word: true })
+      const norm = plain ? (i - start > 3 && text.charCodeAt(i - 1) === 115 && text.charCodeAt(i - 2) !== 115 ? text.slice(start, i - 1) : text.slice(start, i)) : normWord(text.slice(start, i))
+      tokens.push({ start, end: i, norm, line, word: true })
     } else {
       // One punctuation character (a surrogate pair counts as one).
       i += c >= 0xd800 && c <= 0xdbff && i + 1 < n ? 2 : 1
