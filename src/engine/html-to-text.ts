@@ -54,9 +54,10 @@ const SELF_CLOSING_FAMILY: Record<string, string[]> = {
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\u00ad\ufeff]|\u034f/g
 const WHITESPACE = /\s+/g
 /** Text that WHITESPACE must collapse: control characters, two spaces, or one of INVISIBLE. */
-const NEEDS_SPACES = /[\x00-\x1f\u00a0\u00ad\u034f\u2000-\u206f\u3000\ufeff]| {2}/
+// eslint-disable-next-line no-control-regex -- control characters (tab, line breaks and the rest) are what it looks for
+const NEEDS_SPACES = /[\x00-\x1f\u00a0\u00ad\u2000-\u206f\u3000\ufeff]|\u034f| {2}/
 /** Spaces and invisible characters, among them every ZERO_WIDTH one. */
-const INVISIBLE = /[\u00a0\u00ad\u034f\u2000-\u206f\u3000\ufeff]/
+const INVISIBLE = /[\u00a0\u00ad\u2000-\u206f\u3000\ufeff]|\u034f/
 const ALNUM = /[\p{L}\p{N}]/u
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i
 const HIDDEN_ATTR = /(?:^|\s)hidden(?=[\s=/]|$)/i
