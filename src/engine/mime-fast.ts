@@ -506,9 +506,12 @@ function collect(buf: Uint8Array, root: Part): { text?: string; html?: string; a
       for (const text of own) output[kind].push(text)
     }
   }
+  const body: { text?: string; html?: string; attachments: FastAttachment[] } = { attachments }
   const text = output.plain.join('\n')
   const html = output.html.join('\n')
-  return { ...(text ? { text } : {}), ...(html ? { html } : {}), attachments }
+  if (text) body.text = text
+  if (html) body.html = html
+  return body
 }
 
 /** RFC 822 bytes → what postal-mime would report for them, or null when the message is not a shape this parser covers. */
@@ -534,7 +537,7 @@ export function parseMimeFast(buf: Uint8Array): FastEmail | null {
     const date = first('date')
     if (date !== undefined) {
       const parsed = new Date(date)
-      email.date = parsed.toString() === 'Invalid Date' ? date : parsed.toISOString()
+      email.date = Number.isNaN(parsed.getTime()) ? date : parsed.toISOString()
     }
     const body = collect(buf, parser.root)
     if (body.text !== undefined) email.text = body.text

@@ -105,23 +105,26 @@ function checkLooksLikeEmail(buf: Buffer, end: number): string | null {
 
 /**
  * One pass over the lines: the charsets named in header blocks (the message's and each part's, never
- * the bodies, where `charset=3DUTF-8` is quoted-printable HTML), and the number of body lines that
- * are not base64 or quoted-printable, counted up to `stopAt`. Part headers are recognised loosely
- * (after a `--` line, up to the blank line).
+ * the bodies, where `charset=3DUTF-8` is quoted-printable HTML), the number of body lines that
+ * are not base64 or quoted-printable, counted up to `stopAt`, and the lines after the first that
+ * start with `--` (countBoundaryLines), up to `maxParts`. Part headers are recognised loosely
+ * (after a `--` line, up to the blank line). It stops when either count passes its limit.
  */
-function scanLines(buf: Buffer, stopAt: number): { plainLines: number; charsets: Set<string> } {
+function scanLines(buf: Buffer, stopAt: number, maxParts: number): { plainLines: number; boundaryLines: number; charsets: Set<string> } {
   const charsets = new Set<string>()
   let plainLines = 0
+  let boundaryLines = 0
   let inHeaders = true
   let encoded = false
   let inContentType = false
   let pos = 0
-  while (pos < buf.length && plainLines <= stopAt) {
+  while (pos < buf.length && plainLines <= stopAt && boundaryLines <= maxParts) {
     let nl = buf.indexOf(10, pos)
     if (nl === -1) nl = buf.length
     const len = nl - pos - (buf[nl - 1] === 13 ? 1 : 0)
     const c = buf[pos]
     if (c === 45 && buf[pos + 1] === 45) {
+      if (pos > 0) boundaryLines++
       inHeaders = true
       encoded = false
       inContentType = false
@@ -145,10 +148,10 @@ function scanLines(buf: Buffer, stopAt: number): { plainLines: number; charsets:
     }
     pos = nl + 1
   }
-  return { plainLines, charsets }
+  return { plainLines, boundaryLines, charsets }
 }
 
-/** Counts lines that start with `--`: an upper bound on the number of MIME parts. */
+/** Counts lines that start with `--` (but the first): an upper bound on the number of MIME parts. */
 function countBoundaryLines(buf: Buffer, stopAt: number): number {
   let count = 0
   for (let i = buf.indexOf('\n--'); i !== -1 && count <= stopAt; i = buf.indexOf('\n--', i + 3)) count++
@@ -162,7 +165,8 @@ function findWarnings(buf: Buffer, headerEnd: number, charsets: Set<string>): st
   if (top && /multipart\//i.test(top[0])) {
     const b = BOUNDARY_PARAM.exec(top[0])
     const boundary = b ? (b[1] ?? b[2]) : undefined
-    if (boundary && !buf.includes(`--${boundary}--`, 0, 'latin1')) warnings.push('the message looks truncated (its multipart has no closing boundary)')
+    // Searched from the end, where a closing boundary is.
+    if (boundary && buf.lastIndexOf(`--${boundary}--`, undefined, 'latin1') === -1) warnings.push('the message looks truncated (its multipart has no closing boundary)')
   }
   return warnings
 }
@@ -205,8 +209,10 @@ async function parseEmailWith(raw: Uint8Array | string, limits: Partial<MimeLimi
   const end = headerEnd(buf, HEADER_LIMIT)
   const notEmail = checkLooksLikeEmail(buf, end)
   if (notEmail) return { ok: false, reason: notEmail }
-  if (countBoundaryLines(buf, maxParts) > maxParts) return { ok: false, reason: `the message has more than ${maxParts} MIME parts` }
-  const { plainLines, charsets } = scanLines(buf, maxPlainLines)
+  const { plainLines, boundaryLines, charsets } = scanLines(buf, maxPlainLines, maxParts)
+  // When the scan stopped at the text-line limit, the part count is finished on its own.
+  const parts = plainLines > maxPlainLines ? countBoundaryLines(buf, maxParts) : boundaryLines
+  if (parts > maxParts) return { ok: false, reason: `the message has more than ${maxParts} MIME parts` }
   if (plainLines > maxPlainLines) return { ok: false, reason: `the message has more than ${maxPlainLines.toLocaleString('en-US')} lines of text` }
   const warnings = findWarnings(buf, end === -1 ? Math.min(buf.length, HEADER_LIMIT) : end, charsets)
 
