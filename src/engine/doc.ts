@@ -1,3 +1,5 @@
+import type { Docs, View } from './template'
+
 /**
  * A rendered email body as the template learner sees it: lines, table cells (tab-separated)
  * and word tokens with their offsets. HTML and plain-text bodies end in the same form.
@@ -130,6 +132,31 @@ export function buildDoc(text: string): Doc {
   }
   lineEnd.push(n)
   return { text, lineStart, lineEnd, tokens, lineToken, lineTab }
+}
+
+const LAZY = Symbol('lazy docs')
+type LazyState = { sources: Partial<Record<View, () => string>>; built: Partial<Record<View, Doc>> }
+type LazyDocs = Docs & { [LAZY]: LazyState }
+
+function viewGetter(view: View) {
+  return function (this: LazyDocs): Doc {
+    const state = this[LAZY]
+    return (state.built[view] ??= buildDoc(state.sources[view]!()))
+  }
+}
+const VIEW_GETTERS: Record<View, (this: LazyDocs) => Doc> = { html: viewGetter('html'), text: viewGetter('text'), subject: viewGetter('subject') }
+
+/**
+ * The docs of an email's views, each built on first read: an enumerable property per view that
+ * has a source. The getters are shared by every email. A getter made per email gives each its own
+ * hidden class, which V8 keeps in old space: every body and doc it reaches then survives the young
+ * collections until a full one (in bench:extract, 1.9 MB promoted per scavenge instead of 0.3).
+ */
+export function createLazyDocs(sources: Partial<Record<View, () => string>>): Docs {
+  const docs = {} as LazyDocs
+  Object.defineProperty(docs, LAZY, { value: { sources, built: {} } satisfies LazyState })
+  for (const view of Object.keys(sources) as View[]) Object.defineProperty(docs, view, { enumerable: true, get: VIEW_GETTERS[view] })
+  return docs
 }
 
 /** Lower-cased, with a plural -s dropped, so `1 night` and `3 nights` share their label. */
