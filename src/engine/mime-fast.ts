@@ -82,6 +82,7 @@ const TRANSFER_ENCODINGS = new Map<string, Encoding>([
   ['base64', 'base64'],
 ])
 
+/** Thrown to leave a message to postal-mime. */
 class Decline extends Error {}
 
 function decline(): never {
@@ -528,7 +529,9 @@ export function parseMimeFast(buf: Uint8Array): FastEmail | null {
       if (addresses.length) email.from = addresses[0]
     }
     const to: Address[] = []
-    for (const [key, value] of headers) if (key === 'to' && value) to.push(...addressParser(value))
+    for (const [key, value] of headers) {
+      if (key === 'to' && value) for (const address of addressParser(value)) to.push(address)
+    }
     if (to.length) email.to = to
     const subject = first('subject')
     if (subject) email.subject = decodeWords(subject)
@@ -544,8 +547,9 @@ export function parseMimeFast(buf: Uint8Array): FastEmail | null {
     if (body.html !== undefined) email.html = body.html
     email.attachments = body.attachments
     return email
-  } catch (error) {
-    if (error instanceof Decline) return null
-    throw error
+  } catch {
+    // A shape it declines, or anything unexpected (a bug, a stack overflow on absurd input):
+    // postal-mime's result, or its reason, is the reference. The tests check the shapes it must read.
+    return null
   }
 }
