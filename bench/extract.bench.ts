@@ -1,5 +1,7 @@
+import { availableParallelism, cpus, loadavg } from 'node:os'
 import { performance } from 'node:perf_hooks'
 import { runParser, trainParser } from '../src/engine/extract'
+import { parseMimeFast } from '../src/engine/mime-fast'
 import { buildEml } from '../tests/fixtures/corpus/lib/mime'
 import { createRng, seedFor } from '../tests/fixtures/corpus/lib/prng'
 import { makeContext } from '../tests/fixtures/corpus/lib/template'
@@ -8,7 +10,10 @@ import { template as shopOrder } from '../tests/fixtures/corpus/shop-order/templ
 /**
  * `npm run bench:extract [-- COUNT]` (default 50,000): parses and extracts about 20 KB HTML emails (MIME decoding,
  * HTML → text, template extraction) in one process and one thread, printing throughput and RSS as
- * it goes so a flat memory line is visible. The last line is the figure:
+ * it goes so a flat memory line is visible. The conditions are printed beside the figures: the
+ * runtime, the CPU, the load from other processes (the figure is per CPU-second of this process,
+ * but a busy machine still slows it), the limits (the engine's defaults, as in production) and how
+ * many emails took the MIME fast path. The last line is the figure:
  * `extract: N emails/s (one core), peak RSS M MB`.
  */
 const DISTINCT = 200
@@ -55,7 +60,13 @@ export async function runExtractBench(count: number) {
   }))
   const trained = await trainParser(emails[0]!, fields)
   if (!trained.ok) throw new Error(trained.reason)
+  const fastPath = emails.filter((email) => parseMimeFast(email) !== null).length
+  const cpu0 = cpus()[0]
   console.log(`${emails.length} distinct emails, ${(average / 1024).toFixed(1)} KB on average (HTML + text, quoted-printable); ${count} runs`)
+  console.log(
+    `conditions: Node ${process.version}, ${cpu0?.model.trim() ?? 'unknown CPU'} × ${availableParallelism()}, load average ${loadavg()[0]!.toFixed(1)} at the start; ` +
+      `default engine limits; MIME fast path on ${fastPath}/${emails.length} emails`,
+  )
 
   // Warm-up, so the JIT has compiled the hot paths before timing starts.
   for (let i = 0; i < 500; i++) await runParser(trained.template, emails[i % emails.length]!)
@@ -81,7 +92,7 @@ export async function runExtractBench(count: number) {
   const wallSeconds = (performance.now() - wallStart) / 1000
   const peak = process.resourceUsage().maxRSS / 1024
   console.log(`statuses: ${[...found].map(([k, v]) => `${k} ${v}`).join(', ')} (partial: the optional discount is absent)`)
-  console.log(`wall clock: ${Math.round(count / wallSeconds)} emails/s; CPU: ${cpuSeconds.toFixed(1)} s for ${count} emails`)
+  console.log(`wall clock: ${Math.round(count / wallSeconds)} emails/s; CPU: ${cpuSeconds.toFixed(1)} s for ${count} emails; load average ${loadavg()[0]!.toFixed(1)} at the end`)
   // Per CPU-second of this process (GC threads included): the one-core rate, whatever else the machine runs.
   console.log(`extract: ${Math.round(count / cpuSeconds)} emails/s (one core), peak RSS ${peak.toFixed(0)} MB`)
 }

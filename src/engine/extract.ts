@@ -13,12 +13,12 @@ import {
 } from '../shared/contracts/extraction'
 import type { ParserType } from '../shared/plans'
 import { AiError, extractWithAi, type AiProviderConfig } from './ai'
-import { normalisePlainText } from './doc'
+import { createLazyDocs, normalisePlainText } from './doc'
 import { normaliseCell } from './field-types'
 import { htmlToText } from './html-to-text'
 import { parseEmail, type MimeLimits, type NormalisedEmail } from './mime'
 import { pdfText, type PdfLimits } from './pdf'
-import { extractField, lazyDocs, learnFromSamples, learnTemplate, whyMissing, type LearningSample, parseStoredTemplateWith, templateSchema, type Docs, type FieldTemplate, type StoredTemplateResult, type Template, type View } from './template'
+import { extractField, learnFromSamples, learnTemplate, whyMissing, type LearningSample, parseStoredTemplateWith, templateSchema, type Docs, type FieldTemplate, type StoredTemplateResult, type Template, type View } from './template'
 
 /** A learned template plus the sample's text, which the AI parsers use as their worked example. */
 export type TrainedTemplate = Template & { example: { subject: string; body: string } }
@@ -61,6 +61,20 @@ export type RenderedEmail = { email: NormalisedEmail; docs: Docs; readonly body:
 
 type Outcome<T> = ({ ok: true } & T) | { ok: false; reason: string }
 
+/** A class rather than an object literal with a getter, whose per-email hidden class keeps the email's text alive (see createLazyDocs). */
+class Rendered implements RenderedEmail {
+  constructor(
+    public email: NormalisedEmail,
+    public docs: Docs,
+    public warnings: string[],
+    private readonly readBody: () => string,
+  ) {}
+
+  get body(): string {
+    return this.readBody()
+  }
+}
+
 /** Normalised email → the bodies the template reads (HTML converted to structured text). */
 export function renderEmail(email: NormalisedEmail, limits: Partial<EngineLimits> = {}): Outcome<{ rendered: RenderedEmail }> {
   const { maxTextChars, maxHtmlDepth } = { ...DEFAULT_ENGINE_LIMITS, ...limits }
@@ -85,16 +99,8 @@ export function renderEmail(email: NormalisedEmail, limits: Partial<EngineLimits
   const subject = email.subject.replace(/\s+/g, ' ').trim()
   if (subject) sources.subject = () => subject
   if (!sources.html && !sources.text && email.attachments.length === 0) return { ok: false, reason: 'the email has no readable body' }
-  const docs = lazyDocs(sources)
-  const rendered: RenderedEmail = {
-    email,
-    docs,
-    get body() {
-      return htmlText !== '' ? htmlText : sources.text ? readPlain() : ''
-    },
-    warnings,
-  }
-  return { ok: true, rendered }
+  const readBody = () => (htmlText !== '' ? htmlText : sources.text ? readPlain() : '')
+  return { ok: true, rendered: new Rendered(email, createLazyDocs(sources), warnings, readBody) }
 }
 
 async function toEmail(input: Uint8Array | string | NormalisedEmail, limits: Partial<EngineLimits>): Promise<Outcome<{ email: NormalisedEmail }>> {

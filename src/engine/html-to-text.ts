@@ -53,9 +53,15 @@ const SELF_CLOSING_FAMILY: Record<string, string[]> = {
 }
 const ZERO_WIDTH = /[\u200b-\u200d\u2060\u00ad\ufeff]|\u034f/g
 const WHITESPACE = /\s+/g
+/** Text that WHITESPACE must collapse: control characters, two spaces, or one of INVISIBLE. */
+// eslint-disable-next-line no-control-regex -- control characters (tab, line breaks and the rest) are what it looks for
+const NEEDS_SPACES = /[\x00-\x1f\u00a0\u00ad\u2000-\u206f\u3000\ufeff]|\u034f| {2}/
+/** Spaces and invisible characters, among them every ZERO_WIDTH one. */
+const INVISIBLE = /[\u00a0\u00ad\u2000-\u206f\u3000\ufeff]|\u034f/
 const ALNUM = /[\p{L}\p{N}]/u
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i
 const HIDDEN_ATTR = /(?:^|\s)hidden(?=[\s=/]|$)/i
+/** A tag's attributes are read only when they hold one of these words (as written: not every mix of cases). */
 const ATTR_OF_INTEREST = /none|hidden|colspan|NONE|HIDDEN|COLSPAN|None|Hidden|Colspan/
 const COLSPAN = /(?:^|\s)colspan\s*=\s*["']?\s*(\d{1,3})/i
 
@@ -219,19 +225,9 @@ class Converter {
     let s = this.pendingSpace ? ` ${this.pendingText}` : this.pendingText
     this.pendingText = ''
     this.pendingSpace = false
-    // One pass decides which of the (costly) replacements this text needs.
-    let spaces = false
-    let invisible = false
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i)
-      if (c < 33) {
-        if (c !== 32 || s.charCodeAt(i + 1) === 32) spaces = true
-      } else if (c >= 0xa0 && (c === 0xa0 || c === 0xad || c === 0x34f || (c >= 0x2000 && c <= 0x206f) || c === 0xfeff || c === 0x3000)) {
-        spaces = true
-        invisible = true
-      }
-    }
-    if (invisible) s = s.replace(ZERO_WIDTH, '')
+    // Tests decide which of the (costly) replacements this text needs.
+    const spaces = NEEDS_SPACES.test(s)
+    if (spaces && INVISIBLE.test(s)) s = s.replace(ZERO_WIDTH, '')
     this.total += s.length
     if (this.total > this.maxChars) {
       this.truncated = true
@@ -252,6 +248,14 @@ class Converter {
   }
 
   // ── scanner events ──
+  /** Text between tags that is only spaces, tabs and line breaks, given by its range so most of it is never sliced. */
+  blank(html: string, start: number, end: number) {
+    if (this.skipDepth > 0 || this.hiddenDepth > 0) return
+    if (this.preDepth > 0) this.text(html.slice(start, end))
+    else if (this.pendingText === '') this.pendingSpace = true
+    else this.pendingText += ' '
+  }
+
   /** Raw text between tags (entities still encoded). */
   text(raw: string) {
     if (this.skipDepth > 0 || this.hiddenDepth > 0) return
@@ -264,13 +268,15 @@ class Converter {
     this.pendingText = this.pendingText === '' ? decoded : this.pendingText + decoded
   }
 
-  /** An opening tag: its lower-cased name and the raw source of its attributes. */
-  openTag(name: string, attrs: string) {
+  /**
+   * An opening tag: its lower-cased name and the raw source of its attributes, passed only when
+   * they mention none, hidden or colspan (most tags carry a style, and nothing else is read).
+   */
+  openTag(name: string, attrs: string | null) {
     this.flushText()
     this.hidden = false
     this.colspan = 1
-    // Most tags carry a style; only the rare one that mentions none, hidden or colspan is read further.
-    if (attrs.length > 5 && ATTR_OF_INTEREST.test(attrs)) {
+    if (attrs !== null) {
       if (HIDDEN_STYLE.test(attrs) || HIDDEN_ATTR.test(attrs)) this.hidden = true
       const colspan = COLSPAN.exec(attrs)
       if (colspan) this.colspan = Math.min(Number(colspan[1]), 50)
@@ -544,8 +550,43 @@ function isLetter(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
 }
 
-/** A tag name in lower case. toLowerCase is slow on two-byte strings, and tags are nearly always lower case already. */
-function lowerName(html: string, start: number, end: number): string {
+function isBlankRange(html: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = html.charCodeAt(i)
+    if (c !== 32 && c !== 10 && c !== 9 && c !== 13) return false
+  }
+  return true
+}
+
+/** Names of the elements that have rules here, or that emails use most, by length and first letter. */
+const KNOWN_NAMES: string[][] = []
+for (const name of new Set([...TAG_FLAGS.keys(), ...RAW_TEXT, 'table', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th', 'a', 'b', 'i', 'u', 's', 'span', 'strong', 'em', 'font', 'small', 'big', 'sup', 'sub', 'label', 'center', 'img'])) {
+  ;(KNOWN_NAMES[(name.length << 7) | name.charCodeAt(0)] ??= []).push(name)
+}
+
+/**
+ * A tag name in lower case. A known name is matched in place and its constant returned (no slice,
+ * and the lookups that follow hash and compare it at once); toLowerCase is slow on two-byte strings,
+ * and tags are nearly always lower case already.
+ */
+function tagName(html: string, start: number, end: number): string {
+  const length = end - start
+  if (length <= 10) {
+    let first = html.charCodeAt(start)
+    if (first >= 65 && first <= 90) first += 32
+    const candidates = KNOWN_NAMES[(length << 7) | first]
+    if (candidates) {
+      for (const name of candidates) {
+        let i = 1
+        for (; i < length; i++) {
+          let c = html.charCodeAt(start + i)
+          if (c >= 65 && c <= 90) c += 32
+          if (c !== name.charCodeAt(i)) break
+        }
+        if (i === length) return name
+      }
+    }
+  }
   for (let i = start; i < end; i++) {
     const c = html.charCodeAt(i)
     if (c >= 65 && c <= 90) return html.slice(start, end).toLowerCase()
@@ -559,12 +600,13 @@ function endsName(c: number): boolean {
 }
 
 /**
- * Finds the `>` that closes a tag, skipping quoted attribute values. It keeps the next `"` and `'`
- * positions between calls, so a whole document costs one pass however its quotes fall.
+ * Finds the `>` that closes a tag, skipping quoted attribute values. It keeps the next `"`, `'`
+ * and `>` positions between calls, so a whole document costs one pass however its quotes fall.
  */
 class TagEnds {
   private dq = -1
   private sq = -1
+  private gt = -1
 
   constructor(private readonly html: string) {}
 
@@ -580,13 +622,21 @@ class TagEnds {
     return Math.min(this.dq, this.sq)
   }
 
+  private nextGt(from: number): number {
+    if (this.gt !== Infinity && this.gt < from) {
+      const i = this.html.indexOf('>', from)
+      this.gt = i === -1 ? Infinity : i
+    }
+    return this.gt
+  }
+
   /** The `>` closing the tag whose attributes start at `from`, or -1. */
   find(from: number): number {
     const html = this.html
     let pos = from
     for (;;) {
-      const gt = html.indexOf('>', pos)
-      if (gt === -1) return -1
+      const gt = this.nextGt(pos)
+      if (gt === Infinity) return -1
       const q = this.nextQuote(pos)
       if (q > gt) return gt
       // A quote opens a value only right after `=`; anywhere else it is an ordinary character.
@@ -596,10 +646,33 @@ class TagEnds {
         pos = q + 1
         continue
       }
-      const close = html.indexOf(html[q]!, q + 1)
+      const close = html.indexOf(q === this.dq ? '"' : "'", q + 1)
       if (close === -1) return -1
       pos = close + 1
     }
+  }
+}
+
+/**
+ * Where the words that make a tag's attributes worth reading (ATTR_OF_INTEREST) occur: one regex
+ * search through the document, remembered between tags, instead of a slice and a regex per tag
+ * (the same scanning, without the slices; nine indexOf searches cost twice as much, each scans
+ * the document).
+ */
+class AttrWords {
+  private readonly pattern = new RegExp(ATTR_OF_INTEREST.source, 'g')
+  private next = -1
+
+  constructor(private readonly html: string) {}
+
+  /** Whether such a word starts within [from, to). */
+  within(from: number, to: number): boolean {
+    if (this.next < from) {
+      this.pattern.lastIndex = from
+      const m = this.pattern.exec(this.html)
+      this.next = m ? m.index : this.html.length
+    }
+    return this.next < to
   }
 }
 
@@ -612,22 +685,28 @@ class TagEnds {
 function scan(html: string, converter: Converter) {
   const n = html.length
   const tagEnds = new TagEnds(html)
+  const attrWords = new AttrWords(html)
   let pos = 0
   while (pos < n) {
     const lt = html.indexOf('<', pos)
     if (lt === -1) {
-      converter.text(html.slice(pos))
+      if (isBlankRange(html, pos, n)) converter.blank(html, pos, n)
+      else converter.text(html.slice(pos))
       break
     }
-    if (lt > pos) converter.text(html.slice(pos, lt))
+    if (lt > pos) {
+      if (isBlankRange(html, pos, lt)) converter.blank(html, pos, lt)
+      else converter.text(html.slice(pos, lt))
+    }
     const c = html.charCodeAt(lt + 1)
     if (isLetter(c)) {
       let nameEnd = lt + 2
       while (nameEnd < n && !endsName(html.charCodeAt(nameEnd))) nameEnd++
       const gt = tagEnds.find(nameEnd)
       if (gt === -1) break
-      const name = lowerName(html, lt + 1, nameEnd)
-      converter.openTag(name, html.slice(nameEnd, gt))
+      const name = tagName(html, lt + 1, nameEnd)
+      // A word of interest lies wholly inside the attributes: it is letters, they end at `>`.
+      converter.openTag(name, gt - nameEnd > 5 && attrWords.within(nameEnd, gt) ? html.slice(nameEnd, gt) : null)
       pos = gt + 1
       if (RAW_TEXT.has(name) && html.charCodeAt(gt - 1) !== 47) {
         const close = findClose(html, pos, name)
@@ -644,7 +723,7 @@ function scan(html: string, converter: Converter) {
       if (isLetter(c2)) {
         let nameEnd = lt + 3
         while (nameEnd < gt && !endsName(html.charCodeAt(nameEnd))) nameEnd++
-        converter.closeTag(lowerName(html, lt + 2, nameEnd))
+        converter.closeTag(tagName(html, lt + 2, nameEnd))
       }
       pos = gt + 1
     } else if (c === 33 && html.startsWith('<!--', lt)) {

@@ -1,5 +1,6 @@
 import PostalMime from 'postal-mime'
-import type { Address, Email } from 'postal-mime'
+import type { Address } from 'postal-mime'
+import { parseMimeFast, type FastEmail } from './mime-fast'
 
 /** An email after MIME decoding: what the extraction engine and the wizard read. */
 export type NormalisedEmail = {
@@ -73,12 +74,13 @@ function formatAddress(address: Address | undefined): string {
   return address.name ? `${address.name} <${address.address}>` : address.address
 }
 
-/** Where the top-level header block ends (the blank line), searched within `limit` bytes; -1 if not found. */
+/** Where the top-level header block ends (after the first empty line, LF or CRLF), searched within `limit` bytes; -1 if not found. */
 function headerEnd(buf: Buffer, limit: number): number {
-  const lf = buf.indexOf('\n\n')
-  const crlf = buf.indexOf('\n\r\n')
-  const ends = [lf === -1 ? -1 : lf + 1, crlf === -1 ? -1 : crlf + 2].filter((e) => e !== -1 && e < limit)
-  return ends.length === 0 ? -1 : Math.min(...ends)
+  for (let lf = buf.indexOf(10); lf !== -1 && lf < limit; lf = buf.indexOf(10, lf + 1)) {
+    if (buf[lf + 1] === 10) return lf + 1 < limit ? lf + 1 : -1
+    if (buf[lf + 1] === 13 && buf[lf + 2] === 10) return lf + 2 < limit ? lf + 2 : -1
+  }
+  return -1
 }
 
 /** Rejects input that is not an RFC 822 message at all, before the MIME parser sees it. */
@@ -103,23 +105,26 @@ function checkLooksLikeEmail(buf: Buffer, end: number): string | null {
 
 /**
  * One pass over the lines: the charsets named in header blocks (the message's and each part's, never
- * the bodies, where `charset=3DUTF-8` is quoted-printable HTML), and the number of body lines that
- * are not base64 or quoted-printable, counted up to `stopAt`. Part headers are recognised loosely
- * (after a `--` line, up to the blank line).
+ * the bodies, where `charset=3DUTF-8` is quoted-printable HTML), the number of body lines that
+ * are not base64 or quoted-printable, counted up to `stopAt`, and the lines after the first that
+ * start with `--` (countBoundaryLines), up to `maxParts`. Part headers are recognised loosely
+ * (after a `--` line, up to the blank line). It stops when either count passes its limit.
  */
-function scanLines(buf: Buffer, stopAt: number): { plainLines: number; charsets: Set<string> } {
+function scanLines(buf: Buffer, stopAt: number, maxParts: number): { plainLines: number; boundaryLines: number; charsets: Set<string> } {
   const charsets = new Set<string>()
   let plainLines = 0
+  let boundaryLines = 0
   let inHeaders = true
   let encoded = false
   let inContentType = false
   let pos = 0
-  while (pos < buf.length && plainLines <= stopAt) {
+  while (pos < buf.length && plainLines <= stopAt && boundaryLines <= maxParts) {
     let nl = buf.indexOf(10, pos)
     if (nl === -1) nl = buf.length
     const len = nl - pos - (buf[nl - 1] === 13 ? 1 : 0)
     const c = buf[pos]
     if (c === 45 && buf[pos + 1] === 45) {
+      if (pos > 0) boundaryLines++
       inHeaders = true
       encoded = false
       inContentType = false
@@ -143,10 +148,10 @@ function scanLines(buf: Buffer, stopAt: number): { plainLines: number; charsets:
     }
     pos = nl + 1
   }
-  return { plainLines, charsets }
+  return { plainLines, boundaryLines, charsets }
 }
 
-/** Counts lines that start with `--`: an upper bound on the number of MIME parts. */
+/** Counts lines that start with `--` (but the first): an upper bound on the number of MIME parts. */
 function countBoundaryLines(buf: Buffer, stopAt: number): number {
   let count = 0
   for (let i = buf.indexOf('\n--'); i !== -1 && count <= stopAt; i = buf.indexOf('\n--', i + 3)) count++
@@ -160,7 +165,8 @@ function findWarnings(buf: Buffer, headerEnd: number, charsets: Set<string>): st
   if (top && /multipart\//i.test(top[0])) {
     const b = BOUNDARY_PARAM.exec(top[0])
     const boundary = b ? (b[1] ?? b[2]) : undefined
-    if (boundary && !buf.includes(`--${boundary}--`, 0, 'latin1')) warnings.push('the message looks truncated (its multipart has no closing boundary)')
+    // Searched from the end, where a closing boundary is.
+    if (boundary && buf.lastIndexOf(`--${boundary}--`, undefined, 'latin1') === -1) warnings.push('the message looks truncated (its multipart has no closing boundary)')
   }
   return warnings
 }
@@ -175,10 +181,25 @@ function recoverUtf8(text: string | undefined): string | undefined {
   }
 }
 
+/** What the MIME parser reports (postal-mime's Email, or the fast path's subset of it). */
+type Parsed = Omit<FastEmail, 'attachments'> & {
+  attachments: Array<{ filename: string | null; mimeType: string; content: ArrayBuffer | Uint8Array | string }>
+}
+
 /**
  * RFC 822 bytes → normalised email. Never throws: input that cannot be read gives a reason.
+ * Common shapes take the synchronous fast path (./mime-fast); the rest goes to postal-mime.
  */
 export async function parseEmail(raw: Uint8Array | string, limits: Partial<MimeLimits> = {}): Promise<ParseEmailResult> {
+  return parseEmailWith(raw, limits, true)
+}
+
+/** parseEmail without the fast path: postal-mime for every message, the reference the fast path is tested against. */
+export async function parseEmailWithPostalMime(raw: Uint8Array | string, limits: Partial<MimeLimits> = {}): Promise<ParseEmailResult> {
+  return parseEmailWith(raw, limits, false)
+}
+
+async function parseEmailWith(raw: Uint8Array | string, limits: Partial<MimeLimits>, fastPath: boolean): Promise<ParseEmailResult> {
   const { maxMessageBytes, maxParts, maxPlainLines } = { ...DEFAULT_MIME_LIMITS, ...limits }
   const bytes = toBytes(raw)
   if (bytes.length > maxMessageBytes) {
@@ -188,18 +209,22 @@ export async function parseEmail(raw: Uint8Array | string, limits: Partial<MimeL
   const end = headerEnd(buf, HEADER_LIMIT)
   const notEmail = checkLooksLikeEmail(buf, end)
   if (notEmail) return { ok: false, reason: notEmail }
-  if (countBoundaryLines(buf, maxParts) > maxParts) return { ok: false, reason: `the message has more than ${maxParts} MIME parts` }
-  const { plainLines, charsets } = scanLines(buf, maxPlainLines)
+  const { plainLines, boundaryLines, charsets } = scanLines(buf, maxPlainLines, maxParts)
+  // When the scan stopped at the text-line limit, the part count is finished on its own.
+  const parts = plainLines > maxPlainLines ? countBoundaryLines(buf, maxParts) : boundaryLines
+  if (parts > maxParts) return { ok: false, reason: `the message has more than ${maxParts} MIME parts` }
   if (plainLines > maxPlainLines) return { ok: false, reason: `the message has more than ${maxPlainLines.toLocaleString('en-US')} lines of text` }
   const warnings = findWarnings(buf, end === -1 ? Math.min(buf.length, HEADER_LIMIT) : end, charsets)
 
-  let parsed: Email
-  try {
-    // A view of a whole ArrayBuffer is passed as that buffer: postal-mime copies views, and only reads.
-    const input = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes.buffer : bytes
-    parsed = await PostalMime.parse(input, { maxNestingDepth: 50, maxHeadersSize: 1024 * 1024, maxRfc822NestingDepth: 3 })
-  } catch (error) {
-    return { ok: false, reason: `malformed MIME: ${error instanceof Error ? error.message : String(error)}` }
+  let parsed: Parsed | null = fastPath ? parseMimeFast(buf) : null
+  if (!parsed) {
+    try {
+      // A view of a whole ArrayBuffer is passed as that buffer: postal-mime copies views, and only reads.
+      const input = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer ? bytes.buffer : bytes
+      parsed = await PostalMime.parse(input, { maxNestingDepth: 50, maxHeadersSize: 1024 * 1024, maxRfc822NestingDepth: 3 })
+    } catch (error) {
+      return { ok: false, reason: `malformed MIME: ${error instanceof Error ? error.message : String(error)}` }
+    }
   }
 
   let { text, html } = parsed

@@ -235,10 +235,6 @@ function hasFixedText(pattern: string): boolean {
   return /[^\s]/.test(rest)
 }
 
-function sameUnit(a: UnitLine[], b: UnitLine[]): boolean {
-  return JSON.stringify(a) === JSON.stringify(b)
-}
-
 export type LearnedRun = { unit: UnitLine[]; first: number; count: number; lines: number[] }
 
 /**
