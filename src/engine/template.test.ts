@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { ExtractionField } from '../shared/contracts/extraction'
-import { normalisePlainText } from './doc'
+import { createLazyDocs, normalisePlainText } from './doc'
 import { htmlToText } from './html-to-text'
-import { extractField, lazyDocs, learnTemplate, type Docs, type Template } from './template'
+import { extractField, learnTemplate, type Docs, type Template } from './template'
 
 function docs(bodies: { html?: string; text?: string; subject?: string }): Docs {
   const sources: Record<string, () => string> = {}
@@ -13,7 +13,7 @@ function docs(bodies: { html?: string; text?: string; subject?: string }): Docs 
   }
   if (bodies.text !== undefined) sources.text = () => normalisePlainText(bodies.text!)
   if (bodies.subject !== undefined) sources.subject = () => bodies.subject!
-  return lazyDocs(sources)
+  return createLazyDocs(sources)
 }
 
 /** Learns from a sample, then extracts every field from each target. */

@@ -1,4 +1,4 @@
-import { buildDoc, type Doc } from '../doc'
+import type { Doc } from '../doc'
 import { isStrong, sameSkeleton } from '../shapes'
 import { squash, tokenIndex, WILDCARD } from './anchors'
 import { RULES } from './rules/registry'
@@ -64,15 +64,6 @@ export function extractField(field: FieldTemplate, docs: Docs, fixed: ReadonlySe
   return null
 }
 
-/** Rendered bodies → documents, each built the first time a rule reads it. */
-export function lazyDocs(sources: Partial<Record<View, () => string>>): Docs {
-  const docs: Docs = {}
-  for (const [view, source] of Object.entries(sources) as Array<[View, () => string]>) {
-    let doc: Doc | undefined
-    Object.defineProperty(docs, view, { enumerable: true, get: () => (doc ??= buildDoc(source())) })
-  }
-  return docs
-}
 
 /** Why a field found nothing, in words a user can act on. */
 export function whyMissing(field: FieldTemplate, docs: Docs): string {

@@ -7,7 +7,7 @@
  * Each rule kind lives in rules/<kind>.ts with its learning and applying side by side, and is
  * listed in rules/registry.ts; this file is the folder's public face.
  */
-export { applyRule, describeRule, extractField, lazyDocs, whyMissing } from './apply'
+export { applyRule, describeRule, extractField, whyMissing } from './apply'
 export { learnTemplate } from './learn'
 export { learnFromSamples, type LearningSample } from './merge'
 export { parseStoredTemplate, parseStoredTemplateWith, templateSchema, type StoredTemplateResult } from './schema'
