@@ -51,7 +51,14 @@ describe('mailrow extract', () => {
     const { code, stdout } = await mailrow(['extract', '--sample', file('sample.eml'), '--fields', file('fields.json'), ...targets])
     expect(code).toBe(0)
     const lines = stdout.trim().split('\n').map((l) => JSON.parse(l))
-    expect(lines).toEqual([
+    // Each line also says how sure the parser is of each field (0..1); 0 where nothing was found.
+    expect(lines.map((l) => l.confidence)).toEqual([
+      { Order: expect.closeTo(0.95, 1), Total: expect.closeTo(0.95, 1) },
+      { Order: expect.closeTo(0.95, 1), Total: 0 },
+      { Order: 0, Total: 0 },
+      { Order: 0, Total: 0 },
+    ])
+    expect(lines.map(({ confidence: _, ...rest }) => rest)).toEqual([
       { file: targets[0], status: 'success', fields: { Order: '20394', Total: '$12,345.67' }, method: 'template', error: null },
       { file: targets[1], status: 'partial', fields: { Order: '7', Total: null }, method: 'template', error: 'not found: Total (label "total" not found)' },
       { file: targets[2], status: 'failed', fields: { Order: null, Total: null }, method: 'template', error: 'not an RFC 822 message: binary data in the header' },
@@ -87,7 +94,7 @@ describe('mailrow extract', () => {
     const env = { AI_BASE_URL: ai.baseUrl, AI_API_KEY: 'k', AI_MODEL_SMART: 'small-model' }
     const { code, stdout } = await mailrow(['extract', '--sample', file('sample.eml'), '--fields', file('fields.json'), '--type', 'smart_ai', file('b.eml')], env)
     expect(code).toBe(0)
-    expect(JSON.parse(stdout)).toEqual({ file: file('b.eml'), status: 'success', fields: { Order: '7', Total: '$3.00' }, method: 'template+smart_ai', error: null })
+    expect(JSON.parse(stdout)).toMatchObject({ file: file('b.eml'), status: 'success', fields: { Order: '7', Total: '$3.00' }, method: 'template+smart_ai', error: null })
     expect(ai.requests.at(-1)!.model).toBe('small-model')
     const unconfigured = await mailrow(['extract', '--sample', file('sample.eml'), '--fields', file('fields.json'), '--type', 'full_ai', file('b.eml')])
     // Without a provider the template's values still come through.

@@ -112,11 +112,14 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
         fields: Object.fromEntries(trained.template.fields.map((f) => [f.name, null])),
         method: args.type,
         error: `cannot read the file${code ? ` (${code})` : ''}`,
+        confidence: Object.fromEntries(trained.template.fields.map((f) => [f.name, 0])),
       }
     }
     if (bytes) {
       const result = await runParser(trained.template, bytes, { parserType: args.type, ai, parseAttachments: args.type === 'full_ai' })
-      line = { file, status: result.status, fields: result.fields, method: result.method, error: result.error }
+      // `confidence` was added after the contract's first keys; every earlier key keeps its meaning.
+      const confidence = Object.fromEntries(Object.entries(result.details).map(([name, d]) => [name, d.confidence]))
+      line = { file, status: result.status, fields: result.fields, method: result.method, error: result.error, confidence }
     }
     process.stdout.write(`${JSON.stringify(line!)}\n`)
   }
