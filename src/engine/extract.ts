@@ -20,10 +20,17 @@ import { parseEmail, type MimeLimits, type NormalisedEmail } from './mime'
 import { pdfText, type PdfLimits } from './pdf'
 import { extractField, learnFromSamples, learnTemplate, whyMissing, type LearningSample, parseStoredTemplateWith, templateSchema, type Docs, type FieldTemplate, type StoredTemplateResult, type Template, type View } from './template'
 
-/** A learned template plus the sample's text, which the AI parsers use as their worked example. */
-export type TrainedTemplate = Template & { example: { subject: string; body: string } }
+/**
+ * A learned template plus the sample's text, which the AI parsers use as their worked example.
+ * `relearned`: the last time an AI parser re-learned the template from an email whose layout had
+ * drifted (the model found fields the template had lost).
+ */
+export type TrainedTemplate = Template & { example: { subject: string; body: string }; relearned?: { at: string; subject: string } }
 
-const trainedTemplateSchema = templateSchema.extend({ example: z.object({ subject: z.string(), body: z.string() }) })
+const trainedTemplateSchema = templateSchema.extend({
+  example: z.object({ subject: z.string(), body: z.string() }),
+  relearned: z.object({ at: z.string(), subject: z.string() }).optional(),
+})
 
 /** A TrainedTemplate as stored (the parsers table), upgraded to the current version and validated. */
 export function parseTrainedTemplate(json: unknown): StoredTemplateResult<TrainedTemplate> {

@@ -126,6 +126,13 @@ export type ParserView = {
   alert: string | null
   /** Historical parsing under way: emails done of the total. */
   backfill: { total: number; done: number } | null
+  /**
+   * The last emails came back incomplete after earlier successes: the sender's layout has likely
+   * changed. The affected emails, newest first (null when the parser is healthy).
+   */
+  layout_changed: Array<{ id: string; subject: string | null; error: string | null }> | null
+  /** When an AI parser last re-learned its template from an email whose layout had changed. */
+  relearned: { at: string; subject: string } | null
 }
 
 /** A ledger row in detail (the dashboard's 'View'). */

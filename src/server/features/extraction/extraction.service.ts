@@ -61,6 +61,18 @@ export function readStoredTemplate(stored: unknown): { ok: true; template: Train
   return result
 }
 
+/**
+ * Self-repair of an AI parser: when the model found, word for word, fields the template had lost
+ * (the sender's layout drifted), the template is learned again from that email so the next ones
+ * need no model. Null when the email does not back every field (then the old template stays).
+ */
+export async function relearnTemplate(current: TrainedTemplate, email: NormalisedEmail, fields: ExtractionField[], now: Date): Promise<TrainedTemplate | null> {
+  if (fields.length !== current.fields.length) return null
+  const trained = await trainParser(email, fields)
+  if (!trained.ok || trained.unmatched.length > 0) return null
+  return { ...trained.template, relearned: { at: now.toISOString(), subject: email.subject } }
+}
+
 export function extractFromEmail(
   template: TrainedTemplate,
   email: Uint8Array | NormalisedEmail,

@@ -33,6 +33,11 @@ export async function updateParserActive(db: Db, userId: string, parserId: strin
   return row
 }
 
+/** The pipeline's own update (self-repair): the parser id comes from the ledger row it processes. */
+export async function updateParserTemplate(db: Db, parserId: string, template: Record<string, unknown>) {
+  await db.update(parsers).set({ template }).where(eq(parsers.id, parserId))
+}
+
 export async function deleteParserById(db: Db, userId: string, parserId: string) {
   const rows = await db
     .delete(parsers)

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { PLAN_MESSAGES, SAMPLE_EMAIL_ID } from '../../../shared/contracts/parsers'
-import { users } from '../../db/schema'
+import { parsedEmails, users } from '../../db/schema'
 import { itemOrderEmail, itemOrderFields } from '../../testing/pipeline-fixtures'
 import { createTestApp, signUpAndIn, type HttpClient, type TestApp } from '../../testing/test-app'
 import { connectGmail, deliverMail, startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
@@ -261,5 +261,33 @@ describe('testing, pausing and deleting a parser', () => {
     const { parser } = (await client.post('/api/parsers', input())).json
     const emails = (await client.get(`/api/parsers/${parser.id}/recent-emails`)).json.emails
     expect(emails.map((e: { id: string }) => e.id)).toEqual([ids[1], ids[0], sampleId])
+  })
+})
+
+describe('layout changed', () => {
+  it('says so when the latest emails came back incomplete after successes, and lists them', async () => {
+    const parser = (await client.post('/api/parsers', input())).json.parser
+    const userId = (await t.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id
+    const at = (minutes: number) => new Date(Date.UTC(2026, 10, 20, 10, minutes))
+    const row = (minutes: number, status: 'success' | 'partial' | 'failed', subject: string) => ({
+      userId,
+      parserId: parser.id,
+      gmailMessageId: `m${minutes}`,
+      emailSubject: subject,
+      status,
+      error: status === 'success' ? null : 'not found: Total (label "total" not found)',
+      processedAt: at(minutes),
+    })
+    await t.db.insert(parsedEmails).values([row(1, 'success', 'Order #1'), row(2, 'success', 'Order #2'), row(3, 'partial', 'Order #3'), row(4, 'partial', 'Order #4')])
+    const view = async () => ((await client.get('/api/dashboard')).json.dashboard.parsers as Array<{ id: string; layout_changed: unknown }>).find((p) => p.id === parser.id)!
+    // Two incomplete emails are not yet a pattern.
+    expect((await view()).layout_changed).toBeNull()
+    await t.db.insert(parsedEmails).values(row(5, 'failed', 'Order #5'))
+    const changed = (await view()).layout_changed as Array<{ subject: string; error: string }>
+    expect(changed.map((e) => e.subject)).toEqual(['Order #5', 'Order #4', 'Order #3'])
+    expect(changed[0]!.error).toContain('Total')
+    // A success again (the sender went back, or the parser was fixed) ends it.
+    await t.db.insert(parsedEmails).values(row(6, 'success', 'Order #6'))
+    expect((await view()).layout_changed).toBeNull()
   })
 })

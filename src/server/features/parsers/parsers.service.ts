@@ -22,7 +22,7 @@ import { findUserById } from '../account/account.queries'
 import { getGmailConnectionStatus, type GoogleAccess } from '../connections/connections.service'
 import { emailFacts, extractFromEmail, readStoredTemplate, readEmail, sampleEmail, toSheetRows, trainTemplate } from '../extraction/extraction.service'
 import { currentHistoryId, getRawMessage, listMatchingMessageIds, listMatchingRawMessages } from '../gmail/gmail.service'
-import { addPendingEmails, backfillProgress, recentFailures } from '../pipeline/pipeline.service'
+import { addPendingEmails, backfillProgress, parserHealth, type LayoutChangedEmail } from '../pipeline/pipeline.service'
 import { appendRows, createSpreadsheet, validateSpreadsheet } from '../sheets/sheets.service'
 import {
   deleteParserById,
@@ -40,8 +40,9 @@ const PREVIEW_LIMIT = 20
 
 export function toParserView(
   row: ParserRow,
-  { alert = null, backfill = null }: { alert?: string | null; backfill?: ParserView['backfill'] } = {},
+  { alert = null, backfill = null, layoutChanged = null }: { alert?: string | null; backfill?: ParserView['backfill']; layoutChanged?: LayoutChangedEmail[] | null } = {},
 ): ParserView {
+  const relearned = readStoredTemplate(row.template)
   return {
     id: row.id,
     name: row.name,
@@ -58,6 +59,8 @@ export function toParserView(
     created_at: row.createdAt.toISOString(),
     alert,
     backfill,
+    layout_changed: layoutChanged,
+    relearned: relearned.ok ? (relearned.template.relearned ?? null) : null,
   }
 }
 
@@ -166,17 +169,18 @@ export async function previewParser(
 
 /** Dashboard list, with the reason a parser is stalled when its Gmail connection needs the user. */
 export async function listParsers(db: Db, { userId }: { userId: string }): Promise<ParserView[]> {
-  const [rows, connection, progress, failures] = await Promise.all([
+  const [rows, connection, progress, health] = await Promise.all([
     listParsersByUser(db, userId),
     getGmailConnectionStatus(db, { userId }),
     backfillProgress(db, userId),
-    recentFailures(db, userId),
+    parserHealth(db, userId),
   ])
   const connectionAlert = connection.needsReconnect ? `Paused: ${connection.reason ?? 'reconnect your Gmail account to resume parsing.'}` : null
   return rows.map((row) =>
     toParserView(row, {
-      alert: row.active ? (connectionAlert ?? failures.get(row.id) ?? null) : null,
+      alert: row.active ? (connectionAlert ?? health.alerts.get(row.id) ?? null) : null,
       backfill: progress.get(row.id) ?? null,
+      layoutChanged: health.layoutChanged.get(row.id) ?? null,
     }),
   )
 }

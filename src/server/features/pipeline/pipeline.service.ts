@@ -46,28 +46,44 @@ export function addPendingEmails(db: Db, rows: Parameters<typeof insertPendingRo
   return insertPendingRows(db, rows)
 }
 
-/** Parsers whose last few emails all failed, with the latest reason, for the dashboard's alert. */
-export async function recentFailures(db: Db, userId: string): Promise<Map<string, string>> {
+/** An email that came back incomplete since its sender's layout seems to have changed. */
+export type LayoutChangedEmail = { id: string; subject: string | null; error: string | null }
+
+/**
+ * Each parser's health from its latest outcomes: an alert when the last emails all failed, and
+ * "layout changed" when the last emails came back partial or failed after earlier successes
+ * (the sender changed the email's layout; the affected emails are listed so they can be fixed).
+ */
+export async function parserHealth(db: Db, userId: string): Promise<{ alerts: Map<string, string>; layoutChanged: Map<string, LayoutChangedEmail[]> }> {
   const rows = await db
-    .select({ parserId: parsedEmails.parserId, status: parsedEmails.status, error: parsedEmails.error })
+    .select({ id: parsedEmails.id, parserId: parsedEmails.parserId, status: parsedEmails.status, error: parsedEmails.error, subject: parsedEmails.emailSubject })
     .from(parsedEmails)
     .where(and(eq(parsedEmails.userId, userId), inArray(parsedEmails.status, ['success', 'partial', 'failed'])))
     .orderBy(desc(parsedEmails.processedAt))
     .limit(300)
-  const seen = new Map<string, Array<{ status: string; error: string | null }>>()
+  const byParser = new Map<string, typeof rows>()
   for (const row of rows) {
     if (!row.parserId) continue
-    const list = seen.get(row.parserId) ?? []
-    if (list.length < FAILURE_STREAK) list.push(row)
-    seen.set(row.parserId, list)
+    const list = byParser.get(row.parserId) ?? []
+    list.push(row)
+    byParser.set(row.parserId, list)
   }
   const alerts = new Map<string, string>()
-  for (const [parserId, list] of seen) {
-    if (list.length === FAILURE_STREAK && list.every((r) => r.status === 'failed')) {
-      alerts.set(parserId, `The last ${FAILURE_STREAK} emails failed: ${list[0]!.error ?? 'no field was found'}`)
+  const layoutChanged = new Map<string, LayoutChangedEmail[]>()
+  for (const [parserId, list] of byParser) {
+    const latest = list.slice(0, FAILURE_STREAK)
+    if (latest.length < FAILURE_STREAK) continue
+    if (latest.every((r) => r.status === 'failed')) alerts.set(parserId, `The last ${FAILURE_STREAK} emails failed: ${latest[0]!.error ?? 'no field was found'}`)
+    // Every email since the last success, when there are enough of them and some still gave fields.
+    const since = list.findIndex((r) => r.status === 'success')
+    if (since >= FAILURE_STREAK && list.slice(0, since).some((r) => r.status === 'partial')) {
+      layoutChanged.set(
+        parserId,
+        list.slice(0, since).map((r) => ({ id: r.id, subject: r.subject, error: r.error })),
+      )
     }
   }
-  return alerts
+  return { alerts, layoutChanged }
 }
 
 /** Backfill progress per parser, for the dashboard's progress bar; absent when none is running. */

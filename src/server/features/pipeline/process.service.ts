@@ -3,7 +3,8 @@ import { parseEmail } from '../../../engine/mime'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/errors'
 import type { GoogleAccess } from '../connections/connections.service'
-import { emailFacts, extractFromEmail, readStoredTemplate, toSheetRows } from '../extraction/extraction.service'
+import { emailFacts, extractFromEmail, readStoredTemplate, relearnTemplate, toSheetRows } from '../extraction/extraction.service'
+import { updateParserTemplate } from '../parsers/parsers.queries'
 import { getRawMessage } from '../gmail/gmail.service'
 import { getMonthlyUsage } from '../usage/usage.service'
 import { sheetKeyFor } from './sheet-keys'
@@ -89,6 +90,10 @@ async function processRow(
     parseAttachments: parser.parseAttachments,
     ai,
   })
+  if (result.repair && parser.parserType !== 'template') {
+    const relearned = await relearnTemplate(template.template, parsed.email, result.repair.fields, new Date())
+    if (relearned) await updateParserTemplate(db, parser.id, relearned as unknown as Record<string, unknown>)
+  }
   const facts = emailFacts(parsed.email)
   const receivedAt = row.receivedAt ?? new Date(message.internalDate)
   const writes = result.status !== 'failed' && Boolean(parser.destinationConfig?.spreadsheetId)

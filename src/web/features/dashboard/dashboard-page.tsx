@@ -63,7 +63,7 @@ export function DashboardPage() {
           <StatCard label="Success rate" icon={CheckCircle2} isLoading={isPending} value={`${data?.stats.successRate ?? 0}%`} />
         </section>
 
-        {parsers.length > 0 && <ParserList parsers={parsers} onTest={setTesting} onDelete={setDeleting} />}
+        {parsers.length > 0 && <ParserList parsers={parsers} onTest={setTesting} onDelete={setDeleting} onView={setViewing} />}
 
         <section id="recent-emails" aria-labelledby="recent-emails-heading" className="scroll-mt-6">
           <Card>

@@ -11,10 +11,12 @@ type ParserListProps = {
   parsers: ParserView[]
   onTest: (parser: ParserView) => void
   onDelete: (parser: ParserView) => void
+  /** Opens one parsed email's detail (the emails a layout change affected). */
+  onView: (parsedEmailId: string) => void
 }
 
 /** 'Your Parsers' (spec §2), with pause / resume and delete. The id is the top bar's 'Parsers' target. */
-export function ParserList({ parsers, onTest, onDelete }: ParserListProps) {
+export function ParserList({ parsers, onTest, onDelete, onView }: ParserListProps) {
   return (
     <section id="parsers" aria-labelledby="parsers-heading" className="scroll-mt-6">
       <Card>
@@ -29,7 +31,7 @@ export function ParserList({ parsers, onTest, onDelete }: ParserListProps) {
         <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
           <ul className="grid gap-3">
             {parsers.map((parser) => (
-              <ParserRow key={parser.id} parser={parser} onTest={() => onTest(parser)} onDelete={() => onDelete(parser)} />
+              <ParserRow key={parser.id} parser={parser} onTest={() => onTest(parser)} onDelete={() => onDelete(parser)} onView={onView} />
             ))}
           </ul>
         </CardContent>
@@ -38,7 +40,7 @@ export function ParserList({ parsers, onTest, onDelete }: ParserListProps) {
   )
 }
 
-function ParserRow({ parser, onTest, onDelete }: { parser: ParserView; onTest: () => void; onDelete: () => void }) {
+function ParserRow({ parser, onTest, onDelete, onView }: { parser: ParserView; onTest: () => void; onDelete: () => void; onView: (id: string) => void }) {
   const setActive = useSetParserActive()
   const filters = [parser.filter_from && `From ${parser.filter_from}`, parser.filter_subject && `Subject "${parser.filter_subject}"`, parser.filter_label && `Label ${parser.filter_label}`].filter(Boolean)
 
@@ -66,6 +68,8 @@ function ParserRow({ parser, onTest, onDelete }: { parser: ParserView; onTest: (
               <Badge variant="secondary">Paused</Badge>
             ) : parser.alert ? (
               <Badge variant="destructive">Needs attention</Badge>
+            ) : parser.layout_changed ? (
+              <Badge variant="destructive">Layout changed</Badge>
             ) : (
               <Badge variant="success">Running</Badge>
             )}
@@ -95,6 +99,12 @@ function ParserRow({ parser, onTest, onDelete }: { parser: ParserView; onTest: (
         </div>
       </div>
       {parser.alert ? <ParserAlert message={parser.alert} /> : null}
+      {parser.layout_changed ? <LayoutChanged parser={parser} emails={parser.layout_changed} onView={onView} /> : null}
+      {parser.relearned ? (
+        <p className="text-xs text-muted-foreground">
+          The sender's layout changed; {parser.name} re-learned its template from “{parser.relearned.subject || '(no subject)'}” on {new Date(parser.relearned.at).toLocaleDateString()}.
+        </p>
+      ) : null}
     </li>
   )
 }
@@ -117,6 +127,36 @@ function ParserAlert({ message }: { message: string }) {
       >
         {reconnect.isPending ? 'Connecting...' : 'Reconnect'}
       </Button>
+    </div>
+  )
+}
+
+/**
+ * The sender's emails stopped matching what the parser learned: which emails came back
+ * incomplete, each openable to see which fields are missing and why.
+ */
+function LayoutChanged({ parser, emails, onView }: { parser: ParserView; emails: NonNullable<ParserView['layout_changed']>; onView: (id: string) => void }) {
+  const shown = emails.slice(0, 5)
+  return (
+    <div role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+      <p className="flex items-start gap-2">
+        <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+        <span>
+          Layout changed: the last {emails.length === 1 ? 'email' : `${emails.length} emails`} for {parser.name} came back incomplete. The sender may have
+          changed how their emails look; open one to see which fields are missing.
+        </span>
+      </p>
+      <ul className="mt-2 grid gap-1 pl-6">
+        {shown.map((email) => (
+          <li key={email.id} className="flex items-center justify-between gap-2">
+            <span className="min-w-0 truncate">{email.subject || '(no subject)'}</span>
+            <Button size="sm" variant="outline" className="border-amber-400 bg-white text-amber-900 hover:bg-amber-100" onClick={() => onView(email.id)} aria-label={`View ${email.subject || 'email'}`}>
+              View
+            </Button>
+          </li>
+        ))}
+      </ul>
+      {emails.length > shown.length ? <p className="mt-1 pl-6 text-xs">and {emails.length - shown.length} more</p> : null}
     </div>
   )
 }
