@@ -17,7 +17,14 @@ export const TEST_APP_SECRET = 'test-secret-that-is-long-enough-0123456789'
 
 /** The whole app in-process on a fresh database, with mail captured instead of sent. */
 export async function createTestApp(
-  options: { rateLimits?: Partial<AuthRateLimits>; env?: Record<string, string>; emulatorUrl?: string; database?: Database } = {},
+  options: {
+    rateLimits?: Partial<AuthRateLimits>
+    env?: Record<string, string>
+    emulatorUrl?: string
+    database?: Database
+    /** Resolve the caller's IP as production does (socket + TRUST_PROXY); see requestFromSocket. */
+    realClientIp?: boolean
+  } = {},
 ) {
   const database = options.database ?? (await openTestDatabase())
   const sent: MailMessage[] = []
@@ -44,7 +51,7 @@ export async function createTestApp(
   })
   // Google retries back off for real in production; here they retry at once.
   deps.googleRetry = { sleep: async () => {} }
-  deps.getClientIp = (request) => request.headers.get(TEST_IP_HEADER) ?? '198.51.100.7'
+  if (!options.realClientIp) deps.getClientIp = (request) => request.headers.get(TEST_IP_HEADER) ?? '198.51.100.7'
   const app = createApp(deps)
   return {
     app,
@@ -57,6 +64,12 @@ export async function createTestApp(
   }
 }
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>
+
+/** A request as it arrives over a socket from `remoteAddress` (for apps made with realClientIp). */
+export function requestFromSocket(app: TestApp['app'], remoteAddress: string, path: string, init: RequestInit = {}) {
+  const family = remoteAddress.includes(':') ? 'IPv6' : 'IPv4'
+  return app.request(path, init, { incoming: { socket: { remoteAddress, remotePort: 50000, remoteFamily: family } } })
+}
 
 type Fetcher = (path: string, init?: RequestInit) => Response | Promise<Response>
 

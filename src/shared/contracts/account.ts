@@ -32,4 +32,6 @@ export type PublicConfig = {
   googleSignIn: boolean
   demoMode: boolean
   devOutbox: boolean
+  /** False on a production install without SMTP: reset and confirmation mail cannot be sent. */
+  canSendMail: boolean
 }
