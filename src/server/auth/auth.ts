@@ -3,6 +3,7 @@ import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { APIError, createAuthMiddleware } from 'better-auth/api'
 import { genericOAuth, jwt, twoFactor } from 'better-auth/plugins'
+import { MAX_NAME_LENGTH, profileNameSchema, updateUserInputSchema } from '../../shared/contracts/account'
 import { loginSchema, signupCredentialsSchema } from '../../shared/contracts/auth'
 import type { Db } from '../db/client'
 import * as schema from '../db/schema'
@@ -97,6 +98,13 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
       // A Google account whose verified email matches an existing user signs in as that user.
       accountLinking: { enabled: true, trustedProviders: ['google'] },
     },
+    databaseHooks: {
+      user: {
+        // Names from Google profiles obey the same limit as typed ones.
+        create: { before: async (user) => ({ data: { ...user, name: clampName(user.name) } }) },
+        update: { before: async (user) => ({ data: user.name === undefined ? user : { ...user, name: clampName(user.name) } }) },
+      },
+    },
     session: {
       // httpOnly cookie sessions kept in the database; used sessions slide forward daily.
       expiresIn: 60 * 60 * 24 * 7,
@@ -134,7 +142,14 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
         if (ctx.path === '/sign-up/email') {
           const result = signupCredentialsSchema.safeParse(ctx.body)
           if (!result.success) throw new APIError('BAD_REQUEST', { message: result.error.issues[0]?.message })
-          return { context: { body: { ...ctx.body, ...result.data, name: ctx.body?.name || result.data.email.split('@')[0] } } }
+          const name = ctx.body?.name ? profileNameSchema.safeParse(ctx.body.name) : undefined
+          if (name && !name.success) throw new APIError('BAD_REQUEST', { message: name.error.issues[0]?.message })
+          return { context: { body: { ...ctx.body, ...result.data, name: name?.data ?? result.data.email.split('@')[0]!.slice(0, MAX_NAME_LENGTH) } } }
+        }
+        if (ctx.path === '/update-user') {
+          const result = updateUserInputSchema.safeParse(ctx.body)
+          if (!result.success) throw new APIError('BAD_REQUEST', { message: result.error.issues[0]?.message })
+          return { context: { body: result.data } }
         }
         if (ctx.path === '/sign-in/email') {
           const result = loginSchema.safeParse(ctx.body)
@@ -151,6 +166,13 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
       ...(google ? [genericOAuth({ config: [googleSignInProvider(google)] })] : []),
     ],
   })
+}
+
+/** A profile name from outside (Google): control characters out, at most MAX_NAME_LENGTH. */
+function clampName(name: unknown): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
+  const clean = typeof name === 'string' ? name.replace(/[\u0000-\u001f\u007f]/g, '').trim() : ''
+  return [...clean].slice(0, MAX_NAME_LENGTH).join('')
 }
 
 export type Auth = ReturnType<typeof createAuth>

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client'
 import { verifyPassword } from '../../auth/password'
 import { AppError } from '../../lib/errors'
 import { getMonthlyUsage } from '../usage/usage.service'
-import { deleteUserById, findUserById, listSignInAccountsByUser } from './account.queries'
+import { deleteUserById, deleteUserTraces, findUserById, listSignInAccountsByUser } from './account.queries'
 
 export async function getAccount(db: Db, { userId }: { userId: string }): Promise<AccountView> {
   const user = await findUserById(db, userId)
@@ -24,8 +24,9 @@ export async function getAccount(db: Db, { userId }: { userId: string }): Promis
 }
 
 /**
- * Erases the account and everything in it (parsers, ledger, sessions, connection) after revoking
- * Mailrow's Google grant. Spreadsheets stay in the user's own Google Drive.
+ * Erases the account and everything in it (parsers, ledger, sessions, connection, and the traces
+ * outside the user's rows: outbox mail, pending tokens, queued jobs) after revoking Mailrow's
+ * Google grant. Spreadsheets stay in the user's own Google Drive.
  */
 export async function deleteAccount(
   db: Db,
@@ -42,5 +43,8 @@ export async function deleteAccount(
     throw new AppError('VALIDATION', 'Type your email address to confirm')
   }
   await revokeGoogle()
-  await deleteUserById(db, userId)
+  await db.transaction(async (tx) => {
+    await deleteUserTraces(tx, { userId, email: user.email })
+    await deleteUserById(tx, userId)
+  })
 }
