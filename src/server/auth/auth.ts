@@ -1,7 +1,8 @@
 import { passkey } from '@better-auth/passkey'
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
-import { APIError, createAuthMiddleware } from 'better-auth/api'
+import { randomBytes } from 'node:crypto'
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'better-auth/api'
 import { genericOAuth, jwt, twoFactor } from 'better-auth/plugins'
 import { MAX_NAME_LENGTH, profileNameSchema, updateUserInputSchema } from '../../shared/contracts/account'
 import { loginSchema, signupCredentialsSchema } from '../../shared/contracts/auth'
@@ -12,6 +13,12 @@ import type { GoogleConfig } from '../features/google/google-config'
 import type { Mailer } from '../features/mail/mailer'
 import type { Logger } from '../lib/logger'
 import { hashPassword, verifyPassword } from './password'
+import { claimAttempt, clearFailures, tooManyAttemptsMessage } from './throttle'
+
+/** Remembers the account this browser last signed in to, so its attempts have their own counter. */
+const KNOWN_DEVICE_COOKIE = 'mailrow.known_device'
+const KNOWN_DEVICE_MAX_AGE = 60 * 60 * 24 * 365
+const TWO_FACTOR_PATHS = new Set(['/two-factor/verify-totp', '/two-factor/verify-backup-code'])
 
 /** The request header carrying the caller's IP, set by the app from the socket (never the client). */
 export const CLIENT_IP_HEADER = 'x-mailrow-client-ip'
@@ -44,6 +51,40 @@ export type AuthDeps = {
 
 export function createAuth({ db, env, google, secret, mailer, logger, rateLimits = DEFAULT_AUTH_RATE_LIMITS }: AuthDeps) {
   const appUrl = new URL(env.APP_URL)
+
+  /**
+   * The throttle key for this account: its own counter for a browser that signed in to it
+   * before, so an attacker's failures elsewhere never slow the owner's known device.
+   */
+  async function deviceScopedKey(ctx: AuthHookContext, email: string): Promise<string> {
+    const device = await ctx.getSignedCookie(KNOWN_DEVICE_COOKIE, secret)
+    const [deviceEmail, deviceId] = typeof device === 'string' ? device.split('|') : []
+    return deviceEmail === email && deviceId ? `${email}:device:${deviceId}` : email
+  }
+
+  async function rememberDevice(ctx: AuthHookContext, email: string) {
+    const device = await ctx.getSignedCookie(KNOWN_DEVICE_COOKIE, secret)
+    const [deviceEmail, deviceId] = typeof device === 'string' ? device.split('|') : []
+    if (deviceEmail === email && deviceId) return
+    await ctx.setSignedCookie(KNOWN_DEVICE_COOKIE, `${email}|${randomBytes(16).toString('base64url')}`, secret, {
+      maxAge: KNOWN_DEVICE_MAX_AGE,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: appUrl.protocol === 'https:',
+      path: '/',
+    })
+  }
+
+  /** Who a second-factor attempt is for: the signed-in user (enrolment) or the pending sign-in. */
+  async function twoFactorUser(ctx: AuthHookContext) {
+    const session = await getSessionFromCtx(ctx)
+    if (session) return session.user
+    const pending = await ctx.getSignedCookie(ctx.context.createAuthCookie('two_factor').name, ctx.context.secret)
+    if (!pending) return undefined
+    const verification = await ctx.context.internalAdapter.findVerificationValue(pending)
+    return verification ? ((await ctx.context.internalAdapter.findUserById(verification.value)) ?? undefined) : undefined
+  }
+
   return betterAuth({
     appName: 'Mailrow',
     baseURL: env.APP_URL,
@@ -154,7 +195,24 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
         if (ctx.path === '/sign-in/email') {
           const result = loginSchema.safeParse(ctx.body)
           if (!result.success) throw new APIError('BAD_REQUEST', { message: result.error.issues[0]?.message })
+          await claimOrRefuse(db, `sign-in:${await deviceScopedKey(ctx, result.data.email)}`)
           return { context: { body: { ...ctx.body, ...result.data } } }
+        }
+        if (TWO_FACTOR_PATHS.has(ctx.path)) {
+          const user = await twoFactorUser(ctx)
+          if (user) await claimOrRefuse(db, `2fa:${await deviceScopedKey(ctx, user.email)}`)
+        }
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        const failed = isAPIError(ctx.context.returned)
+        if (ctx.path === '/sign-in/email' && !failed) {
+          const email = loginSchema.shape.email.safeParse(ctx.body?.email).data ?? ''
+          await clearFailures(db, `sign-in:${await deviceScopedKey(ctx, email)}`)
+          await rememberDevice(ctx, email)
+        }
+        if (TWO_FACTOR_PATHS.has(ctx.path) && !failed) {
+          const user = ctx.context.newSession?.user ?? (await getSessionFromCtx(ctx))?.user
+          if (user) await clearFailures(db, `2fa:${await deviceScopedKey(ctx, user.email)}`)
         }
       }),
     },
@@ -173,6 +231,16 @@ function clampName(name: unknown): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is removed
   const clean = typeof name === 'string' ? name.replace(/[\u0000-\u001f\u007f]/g, '').trim() : ''
   return [...clean].slice(0, MAX_NAME_LENGTH).join('')
+}
+
+type AuthHookContext = Parameters<typeof getSessionFromCtx>[0]
+
+/** Counts the attempt, or refuses it with 429 and Retry-After while the account's delay runs. */
+async function claimOrRefuse(db: Db, key: string) {
+  const claim = await claimAttempt(db, key)
+  if (!claim.allowed) {
+    throw new APIError('TOO_MANY_REQUESTS', { message: tooManyAttemptsMessage(claim.retryAfterSeconds) }, { 'Retry-After': String(claim.retryAfterSeconds) })
+  }
 }
 
 export type Auth = ReturnType<typeof createAuth>

@@ -2,6 +2,7 @@ import type { AccountView } from '../../../shared/contracts/account'
 import { toPlan } from '../../../shared/plans'
 import type { Db } from '../../db/client'
 import { verifyPassword } from '../../auth/password'
+import { claimAttempt, clearFailures, tooManyAttemptsMessage } from '../../auth/throttle'
 import { AppError } from '../../lib/errors'
 import { getMonthlyUsage } from '../usage/usage.service'
 import { deleteUserById, deleteUserTraces, findUserById, listSignInAccountsByUser } from './account.queries'
@@ -36,9 +37,14 @@ export async function deleteAccount(
   if (!user) throw new AppError('NOT_FOUND', 'Account not found')
   const credential = (await listSignInAccountsByUser(db, userId)).find((a) => a.providerId === 'credential' && a.passwordHash)
   if (credential?.passwordHash) {
+    // Throttled like sign-in, or a stolen session could test passwords here without limit.
+    const throttleKey = `delete-account:${userId}`
+    const claim = await claimAttempt(db, throttleKey)
+    if (!claim.allowed) throw new AppError('RATE_LIMITED', tooManyAttemptsMessage(claim.retryAfterSeconds))
     if (!password || !(await verifyPassword({ hash: credential.passwordHash, password }))) {
       throw new AppError('FORBIDDEN', 'Incorrect password')
     }
+    await clearFailures(db, throttleKey)
   } else if (confirmEmail !== user.email) {
     throw new AppError('VALIDATION', 'Type your email address to confirm')
   }
