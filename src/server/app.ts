@@ -20,6 +20,7 @@ import { healthRoutes } from './features/health/health.routes'
 import { notificationRoutes } from './features/notifications/notifications.routes'
 import { parsedEmailRoutes, parserRoutes } from './features/parsers/parsers.routes'
 import { pushRoutes } from './features/pipeline/push.routes'
+import { sessionRoutes } from './features/sessions/sessions.routes'
 import { sheetRoutes } from './features/sheets/sheets.routes'
 import { getClientIp } from './lib/client-ip'
 import { AppError, errorBody } from './lib/errors'
@@ -51,6 +52,7 @@ function createApiRoutes() {
     .route('/health', healthRoutes)
     .route('/config', configRoutes)
     .route('/account', accountRoutes)
+    .route('/sessions', sessionRoutes)
     .route('/dashboard', dashboardRoutes)
     .route('/connections', connectionRoutes)
     .route('/gmail/push', pushRoutes)

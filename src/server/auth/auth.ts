@@ -187,6 +187,13 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
           if (name && !name.success) throw new APIError('BAD_REQUEST', { message: name.error.issues[0]?.message })
           return { context: { body: { ...ctx.body, ...result.data, name: name?.data ?? result.data.email.split('@')[0]!.slice(0, MAX_NAME_LENGTH) } } }
         }
+        if (ctx.path === '/reset-password' || ctx.path === '/change-password') {
+          // A new password follows the sign-up rules wherever it is chosen.
+          const result = signupCredentialsSchema.shape.password.safeParse(ctx.body?.newPassword)
+          if (!result.success) throw new APIError('BAD_REQUEST', { message: result.error.issues[0]?.message })
+          // Changing the password ends every other session, whatever the client asked for.
+          if (ctx.path === '/change-password') return { context: { body: { ...ctx.body, revokeOtherSessions: true } } }
+        }
         if (ctx.path === '/update-user') {
           const result = updateUserInputSchema.safeParse(ctx.body)
           if (!result.success) throw new APIError('BAD_REQUEST', { message: result.error.issues[0]?.message })
@@ -217,7 +224,8 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
       }),
     },
     plugins: [
-      twoFactor({ issuer: 'Mailrow' }),
+      // Accounts without a password (Google-only) enable 2FA from their session alone.
+      twoFactor({ issuer: 'Mailrow', allowPasswordless: true }),
       passkey({ rpID: appUrl.hostname, rpName: 'Mailrow', origin: appUrl.origin }),
       jwt({ jwks: { keyPairConfig: { alg: 'EdDSA', crv: 'Ed25519' } } }),
       // Google through configurable endpoints, so the same code signs in with Google or the emulator.
