@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accounts, rateLimits, users } from '../db/schema'
-import { createTestApp, signUpAndIn, TEST_IP_HEADER, VALID_PASSWORD, type TestApp } from '../testing/test-app'
+import { confirmEmail, createTestApp, signUpAndIn, TEST_IP_HEADER, VALID_PASSWORD, type TestApp } from '../testing/test-app'
 import { secretFromTotpUri, totpCode } from '../testing/totp'
 
 let t: TestApp
@@ -64,7 +64,9 @@ describe('sign-up', () => {
 
 describe('sign-in', () => {
   it('trims and lowercases the email, sets an httpOnly SameSite cookie and returns the session', async () => {
-    await t.client().post('/api/auth/sign-up/email', { email: 'case@example.com', password: VALID_PASSWORD, name: 'x' })
+    const signUp = t.client()
+    await signUp.post('/api/auth/sign-up/email', { email: 'case@example.com', password: VALID_PASSWORD, name: 'x' })
+    await confirmEmail(t, signUp, 'case@example.com')
     const client = t.client()
     const response = await client.post('/api/auth/sign-in/email', { email: '  CASE@Example.COM ', password: VALID_PASSWORD })
     expect(response.status).toBe(200)

@@ -1,4 +1,5 @@
 import { passkey } from '@better-auth/passkey'
+import { deleteSessionCookie } from 'better-auth/cookies'
 import { betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { randomBytes } from 'node:crypto'
@@ -6,8 +7,10 @@ import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from 'b
 import { genericOAuth, jwt, twoFactor } from 'better-auth/plugins'
 import { MAX_NAME_LENGTH, profileNameSchema, updateUserInputSchema } from '../../shared/contracts/account'
 import { loginSchema, signupCredentialsSchema } from '../../shared/contracts/auth'
+import { paths } from '../../shared/paths'
 import type { Db } from '../db/client'
 import * as schema from '../db/schema'
+import { deleteUnconfirmedAccount } from './auth.queries'
 import type { Env } from '../env'
 import type { GoogleConfig } from '../features/google/google-config'
 import type { Mailer } from '../features/mail/mailer'
@@ -117,6 +120,9 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
       // Spec §4: after sign-up the user signs in. With auto sign-in off, Better Auth also answers a
       // sign-up for a taken address exactly like a new one, so the form leaks no accounts.
       autoSignIn: false,
+      // Only a confirmed owner of the address signs in with a password (and so a squatter's
+      // unconfirmed account can be replaced by the owner's Google sign-in).
+      requireEmailVerification: true,
       password: { hash: hashPassword, verify: verifyPassword },
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
@@ -135,8 +141,27 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
         })
       },
     },
+    emailVerification: {
+      sendOnSignUp: true,
+      // Signing in to an unconfirmed account mails a fresh link.
+      sendOnSignIn: true,
+      // The link signs the user in and lands on the dashboard (spec §7 emailRedirectTo).
+      autoSignInAfterVerification: true,
+      expiresIn: 60 * 60 * 24,
+      async sendVerificationEmail({ user, url }) {
+        // Every link lands on the dashboard (a sign-in to an unconfirmed account sends one too,
+        // and a callbackURL there would make the sign-in answer a redirect).
+        const link = new URL(url)
+        link.searchParams.set('callbackURL', paths.dashboard)
+        await mailer.send({
+          to: user.email,
+          subject: 'Confirm your Mailrow email address',
+          text: `Welcome to Mailrow!\n\nConfirm that ${user.email} is your address to finish creating your account (the link works for 24 hours):\n${link}\n\nIf you didn't sign up for Mailrow, ignore this email: no account is created without this confirmation.`,
+        })
+      },
+    },
     account: {
-      // A Google account whose verified email matches an existing user signs in as that user.
+      // A Google account whose verified email matches a confirmed user signs in as that user.
       accountLinking: { enabled: true, trustedProviders: ['google'] },
     },
     databaseHooks: {
@@ -185,7 +210,16 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
           if (!result.success) throw new APIError('BAD_REQUEST', { message: result.error.issues[0]?.message })
           const name = ctx.body?.name ? profileNameSchema.safeParse(ctx.body.name) : undefined
           if (name && !name.success) throw new APIError('BAD_REQUEST', { message: name.error.issues[0]?.message })
-          return { context: { body: { ...ctx.body, ...result.data, name: name?.data ?? result.data.email.split('@')[0]!.slice(0, MAX_NAME_LENGTH) } } }
+          return {
+            context: {
+              body: { ...ctx.body, ...result.data, name: name?.data ?? result.data.email.split('@')[0]!.slice(0, MAX_NAME_LENGTH), callbackURL: paths.dashboard },
+            },
+          }
+        }
+        if (ctx.path === '/send-verification-email') {
+          const email = loginSchema.shape.email.safeParse(ctx.body?.email)
+          if (!email.success) throw new APIError('BAD_REQUEST', { message: email.error.issues[0]?.message })
+          return { context: { body: { email: email.data, callbackURL: paths.dashboard } } }
         }
         if (ctx.path === '/reset-password' || ctx.path === '/change-password') {
           // A new password follows the sign-up rules wherever it is chosen.
@@ -221,6 +255,12 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
           const user = ctx.context.newSession?.user ?? (await getSessionFromCtx(ctx))?.user
           if (user) await clearFailures(db, `2fa:${await deviceScopedKey(ctx, user.email)}`)
         }
+        // Better Auth's two-factor plugin only steps in after a password; a Google sign-in must
+        // not be a way around the second factor.
+        if (ctx.path.startsWith('/callback/') && ctx.context.newSession?.user.twoFactorEnabled) {
+          await replaceSessionWithTwoFactorChallenge(ctx)
+          throw ctx.redirect(`${env.APP_URL}${paths.twoFactor}`)
+        }
       }),
     },
     plugins: [
@@ -229,7 +269,7 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
       passkey({ rpID: appUrl.hostname, rpName: 'Mailrow', origin: appUrl.origin }),
       jwt({ jwks: { keyPairConfig: { alg: 'EdDSA', crv: 'Ed25519' } } }),
       // Google through configurable endpoints, so the same code signs in with Google or the emulator.
-      ...(google ? [genericOAuth({ config: [googleSignInProvider(google)] })] : []),
+      ...(google ? [genericOAuth({ config: [googleSignInProvider(google, db)] })] : []),
     ],
   })
 }
@@ -243,6 +283,23 @@ function clampName(name: unknown): string {
 
 type AuthHookContext = Parameters<typeof getSessionFromCtx>[0]
 
+const TWO_FACTOR_CHALLENGE_SECONDS = 600
+
+/** What Better Auth's two-factor plugin does after a password: no session yet, a 2FA cookie instead. */
+async function replaceSessionWithTwoFactorChallenge(ctx: AuthHookContext) {
+  const data = ctx.context.newSession
+  if (!data) return
+  deleteSessionCookie(ctx, true)
+  await ctx.context.internalAdapter.deleteSession(data.session.token)
+  ctx.context.setNewSession(null)
+  const identifier = `2fa-${randomBytes(15).toString('base64url')}`
+  const expiresAt = new Date(Date.now() + TWO_FACTOR_CHALLENGE_SECONDS * 1000)
+  await ctx.context.internalAdapter.createVerificationValue({ value: data.user.id, identifier, expiresAt })
+  await ctx.context.internalAdapter.createVerificationValue({ value: '0', identifier: `2fa-attempts-${identifier}`, expiresAt })
+  const cookie = ctx.context.createAuthCookie('two_factor', { maxAge: TWO_FACTOR_CHALLENGE_SECONDS })
+  await ctx.setSignedCookie(cookie.name, identifier, ctx.context.secret, cookie.attributes)
+}
+
 /** Counts the attempt, or refuses it with 429 and Retry-After while the account's delay runs. */
 async function claimOrRefuse(db: Db, key: string) {
   const claim = await claimAttempt(db, key)
@@ -255,8 +312,21 @@ export type Auth = ReturnType<typeof createAuth>
 export type AuthSession = Auth['$Infer']['Session']
 
 /** 'Sign in with Google' (spec §7): OpenID Connect with PKCE; callback /api/auth/callback/google. */
-function googleSignInProvider(google: GoogleConfig) {
+function googleSignInProvider(google: GoogleConfig, db: Db) {
   return {
+    /**
+     * Google vouches for the address. An unconfirmed account on it was made by someone who could
+     * not read its mail (or by the owner, who never confirmed it): it gives way to the owner.
+     */
+    async getUserInfo(tokens: { accessToken?: string }) {
+      const response = await fetch(google.endpoints.userInfoUrl, { headers: { authorization: `Bearer ${tokens.accessToken}` } })
+      if (!response.ok) return null
+      const profile = (await response.json()) as { sub?: string; email?: string; email_verified?: boolean | string; name?: string; picture?: string }
+      if (!profile.sub || !profile.email) return null
+      const emailVerified = profile.email_verified === true || profile.email_verified === 'true'
+      if (emailVerified) await deleteUnconfirmedAccount(db, profile.email.toLowerCase())
+      return { id: profile.sub, email: profile.email, emailVerified, name: profile.name ?? '', image: profile.picture }
+    },
     providerId: 'google',
     clientId: google.clientId,
     clientSecret: google.clientSecret,
