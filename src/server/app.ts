@@ -20,6 +20,7 @@ import { healthRoutes } from './features/health/health.routes'
 import { notificationRoutes } from './features/notifications/notifications.routes'
 import { parsedEmailRoutes, parserRoutes } from './features/parsers/parsers.routes'
 import { pushRoutes } from './features/pipeline/push.routes'
+import { securityLogRoutes } from './features/security-log/security-log.routes'
 import { sessionRoutes } from './features/sessions/sessions.routes'
 import { sheetRoutes } from './features/sheets/sheets.routes'
 import { getClientIp } from './lib/client-ip'
@@ -53,6 +54,7 @@ function createApiRoutes() {
     .route('/config', configRoutes)
     .route('/account', accountRoutes)
     .route('/sessions', sessionRoutes)
+    .route('/security-log', securityLogRoutes)
     .route('/dashboard', dashboardRoutes)
     .route('/connections', connectionRoutes)
     .route('/gmail/push', pushRoutes)

@@ -34,7 +34,7 @@ describe('accounts', () => {
     await waitForPath(page, '/dashboard')
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor()
 
-    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click()
     await toast(page, 'Logged out successfully').waitFor()
     await waitForPath(page, '/')
     await page.getByRole('link', { name: 'Sign In', exact: true }).first().click()
@@ -49,7 +49,7 @@ describe('accounts', () => {
     await page.getByText('No emails parsed yet').waitFor()
     await page.getByText('Create your first parser to start extracting data from emails').waitFor()
 
-    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click()
     await toast(page, 'Logged out successfully').waitFor()
     expect(await toast(page, 'Logged out successfully').textContent()).toContain('See you next time!')
     await waitForPath(page, '/')

@@ -12,7 +12,7 @@ describe('Sign in with Google (demo mode)', () => {
     await waitForPath(page, '/dashboard')
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor()
 
-    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click()
     await toast(page, 'Logged out successfully').waitFor()
     await page.goto('/login')
     await page.getByRole('button', { name: 'Sign in with Google' }).click()

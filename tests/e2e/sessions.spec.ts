@@ -30,6 +30,9 @@ describe('sessions and password', () => {
     await laptop.getByLabel('Confirm new password').fill('Brand-New-Pass7')
     await laptop.getByRole('dialog').getByRole('button', { name: 'Change password' }).click()
     await toast(laptop, 'Password changed').waitFor()
+    const log = laptop.getByRole('list', { name: 'Security log' })
+    await log.getByText('Password changed').waitFor()
+    await log.getByText('Signed in').first().waitFor()
 
     // The other browser is signed out: its next page needs a sign-in.
     await phone.goto('/settings')

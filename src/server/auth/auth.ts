@@ -10,6 +10,8 @@ import { loginSchema, signupCredentialsSchema } from '../../shared/contracts/aut
 import { paths } from '../../shared/paths'
 import type { Db } from '../db/client'
 import * as schema from '../db/schema'
+import { recordSecurityEvent } from '../features/security-log/security-log.service'
+import type { SecurityEventType } from '../../shared/contracts/security-log'
 import { deleteUnconfirmedAccount } from './auth.queries'
 import type { Env } from '../env'
 import type { GoogleConfig } from '../features/google/google-config'
@@ -22,6 +24,8 @@ import { claimAttempt, clearFailures, tooManyAttemptsMessage } from './throttle'
 const KNOWN_DEVICE_COOKIE = 'mailrow.known_device'
 const KNOWN_DEVICE_MAX_AGE = 60 * 60 * 24 * 365
 const TWO_FACTOR_PATHS = new Set(['/two-factor/verify-totp', '/two-factor/verify-backup-code'])
+/** Endpoints that can end in a new session (Google's callback is /callback/:id). */
+const SIGN_IN_PATHS = new Set(['/sign-in/email', '/passkey/verify-authentication', '/verify-email', ...TWO_FACTOR_PATHS])
 
 /** The request header carrying the caller's IP, set by the app from the socket (never the client). */
 export const CLIENT_IP_HEADER = 'x-mailrow-client-ip'
@@ -75,6 +79,17 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
       sameSite: 'lax',
       secure: appUrl.protocol === 'https:',
       path: '/',
+    })
+  }
+
+  /** Adds to the user's security log, with the caller's address and browser. */
+  async function logEvent(ctx: AuthHookContext | null | undefined, user: { id: string; email: string }, type: SecurityEventType) {
+    await recordSecurityEvent(db, mailer, {
+      userId: user.id,
+      email: user.email,
+      type,
+      ip: ctx?.headers?.get(CLIENT_IP_HEADER) ?? null,
+      userAgent: ctx?.headers?.get('user-agent') ?? null,
     })
   }
 
@@ -168,7 +183,23 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
       user: {
         // Names from Google profiles obey the same limit as typed ones.
         create: { before: async (user) => ({ data: { ...user, name: clampName(user.name) } }) },
-        update: { before: async (user) => ({ data: user.name === undefined ? user : { ...user, name: clampName(user.name) } }) },
+        update: {
+          before: async (user) => ({ data: user.name === undefined ? user : { ...user, name: clampName(user.name) } }),
+          async after(user, ctx) {
+            if (ctx?.path === '/two-factor/verify-totp' && user.twoFactorEnabled) await logEvent(ctx, user, 'two_factor_enabled')
+            if (ctx?.path === '/two-factor/disable' && !user.twoFactorEnabled) await logEvent(ctx, user, 'two_factor_disabled')
+          },
+        },
+      },
+      account: {
+        update: {
+          async after(account, ctx) {
+            const type = ctx?.path === '/change-password' ? 'password_changed' : ctx?.path === '/reset-password' ? 'password_reset' : null
+            if (!type || account.providerId !== 'credential' || !ctx) return
+            const user = await ctx.context.internalAdapter.findUserById(account.userId)
+            if (user) await logEvent(ctx, user, type)
+          },
+        },
       },
     },
     session: {
@@ -260,6 +291,20 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
         if (ctx.path.startsWith('/callback/') && ctx.context.newSession?.user.twoFactorEnabled) {
           await replaceSessionWithTwoFactorChallenge(ctx)
           throw ctx.redirect(`${env.APP_URL}${paths.twoFactor}`)
+        }
+        const newSession = ctx.context.newSession
+        const isTwoFactorPending = Boolean((ctx.context.returned as { twoFactorRedirect?: boolean } | undefined)?.twoFactorRedirect)
+        if ((SIGN_IN_PATHS.has(ctx.path) || ctx.path.startsWith('/callback/')) && newSession && !isTwoFactorPending) {
+          await logEvent(ctx, newSession.user, 'sign_in')
+        }
+        if (ctx.path === '/sign-in/email' && failed) {
+          const email = loginSchema.shape.email.safeParse(ctx.body?.email).data
+          const found = email ? await ctx.context.internalAdapter.findUserByEmail(email) : null
+          if (found && (ctx.context.returned as APIError).statusCode === 401) await logEvent(ctx, found.user, 'sign_in_failed')
+        }
+        if (TWO_FACTOR_PATHS.has(ctx.path) && failed && (ctx.context.returned as APIError).statusCode === 401) {
+          const user = await twoFactorUser(ctx)
+          if (user) await logEvent(ctx, user, 'sign_in_failed')
         }
       }),
     },

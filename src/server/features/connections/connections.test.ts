@@ -128,6 +128,14 @@ describe('Gmail connection', () => {
     expect((await app.t.client().get('/api/config')).json.config).toMatchObject({ googleSignIn: true, demoMode: true })
   })
 
+  it('connecting and disconnecting Gmail appear in the security log', async () => {
+    const client = await newUser()
+    await connectGmail(app.google, client)
+    expect((await client.send('DELETE', '/api/connections/gmail')).status).toBe(204)
+    const types = (await client.get('/api/security-log')).json.events.map((e: { type: string }) => e.type)
+    expect(types.slice(0, 2)).toEqual(['gmail_disconnected', 'gmail_connected'])
+  })
+
   it('needs a session', async () => {
     expect((await app.t.client().post('/api/connections/gmail/start')).status).toBe(401)
   })

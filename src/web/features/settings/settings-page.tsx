@@ -10,6 +10,7 @@ import { ConnectionsSection } from './components/connections-section'
 import { DeleteAccountSection } from './components/delete-account-section'
 import { PasskeySettings } from './components/passkey-settings'
 import { PasswordSettings } from './components/password-settings'
+import { SecurityLog } from './components/security-log'
 import { SessionsSettings } from './components/sessions-settings'
 import { PlanSection } from './components/plan-section'
 import { SettingsSection } from './components/settings-section'
@@ -62,6 +63,13 @@ export function SettingsPage() {
             </SettingsSection>
             <SettingsSection id="sessions" title="Sessions" description="Where you are signed in.">
               <SessionsSettings />
+            </SettingsSection>
+            <SettingsSection
+              id="security-log"
+              title="Security log"
+              description="Sign-ins, failed sign-ins and security changes of the last 90 days."
+            >
+              <SecurityLog />
             </SettingsSection>
             <DeleteAccountSection account={account.data} />
           </>

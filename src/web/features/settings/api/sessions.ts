@@ -45,6 +45,9 @@ export function useChangePassword() {
   return useMutation({
     mutationFn: ({ currentPassword, newPassword }: ChangePasswordInput) =>
       authData(authClient.changePassword({ currentPassword, newPassword, revokeOtherSessions: true }), 'Could not change your password'),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsQuery.queryKey }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: sessionsQuery.queryKey })
+      await queryClient.invalidateQueries({ queryKey: ['security-log'] })
+    },
   })
 }

@@ -6,7 +6,7 @@ import { paths } from '../../../../shared/paths'
 import { Badge } from '../../../components/ui/badge'
 import { Button } from '../../../components/ui/button'
 import { Spinner } from '../../../components/ui/spinner'
-import { authClient, signOutState } from '../../../lib/auth-client'
+import { authClient } from '../../../lib/auth-client'
 import { errorMessage } from '../api/auth-data'
 import { useRevokeAllSessions, useRevokeOtherSessions, useRevokeSession, useSessions } from '../api/sessions'
 
@@ -49,15 +49,12 @@ export function SessionsSettings() {
       toast.error('Could not sign out everywhere', { description: errorMessage(error) })
       return
     }
-    signOutState.inProgress = true
-    // This session is already gone on the server; this clears the browser's cookie and state.
-    await authClient.signOut().catch(() => undefined)
+    // This browser's session is gone on the server too: have the session store read that, then
+    // leave the protected page.
     queryClient.clear()
+    authClient.$store.notify('$sessionSignal')
     toast.success('Signed out everywhere', { description: 'Sign in again to continue.' })
     navigate(paths.login, { replace: true })
-    setTimeout(() => {
-      signOutState.inProgress = false
-    }, 1000)
   }
 
   return (
