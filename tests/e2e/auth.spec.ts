@@ -37,7 +37,8 @@ describe('accounts', () => {
     await page.getByRole('button', { name: 'Sign Out', exact: true }).click()
     await toast(page, 'Logged out successfully').waitFor()
     await waitForPath(page, '/')
-    await page.getByRole('link', { name: 'Sign In', exact: true }).first().click()
+    // The 'Logged out' toast covers the top bar's link for a few seconds; the keyboard reaches it.
+    await page.getByRole('link', { name: 'Sign In', exact: true }).first().press('Enter')
     await waitForPath(page, '/login')
     await page.getByLabel('Email').fill(`  ${email.toUpperCase()} `)
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
