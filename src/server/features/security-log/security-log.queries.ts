@@ -17,13 +17,13 @@ export function listSecurityEventsByUser(db: Db, userId: string, since: Date, li
     .limit(limit)
 }
 
-/** Whether this user signed in before, and whether from this browser (same user agent). */
-export async function findEarlierSignIns(db: Db, userId: string, userAgent: string | null) {
+/** The user agents of this user's recent sign-ins. */
+export async function listSignInUserAgents(db: Db, userId: string) {
   const earlier = await db
     .select({ userAgent: securityEvents.userAgent })
     .from(securityEvents)
     .where(and(eq(securityEvents.userId, userId), eq(securityEvents.type, 'sign_in')))
     .orderBy(desc(securityEvents.createdAt))
     .limit(500)
-  return { hasAny: earlier.length > 0, hasSameDevice: earlier.some((e) => e.userAgent === userAgent) }
+  return earlier.map((e) => e.userAgent)
 }

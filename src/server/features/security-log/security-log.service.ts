@@ -2,7 +2,7 @@ import { describeDevice } from '../../../shared/contracts/sessions'
 import { SECURITY_EVENT_LABELS, type SecurityEventType, type SecurityEventView } from '../../../shared/contracts/security-log'
 import type { Db } from '../../db/client'
 import type { Mailer } from '../mail/mailer'
-import { findEarlierSignIns, insertSecurityEvent, listSecurityEventsByUser } from './security-log.queries'
+import { insertSecurityEvent, listSecurityEventsByUser, listSignInUserAgents } from './security-log.queries'
 
 /** How long the security log keeps an event (the privacy policy's 90 days). */
 export const SECURITY_LOG_RETENTION_DAYS = 90
@@ -52,10 +52,14 @@ export async function recordSecurityEvent(db: Db, mailer: Mailer, { userId, emai
   }
 }
 
-/** New: the account signed in before, but never from this browser. The first sign-in mails nothing. */
+/**
+ * New: the account signed in before, but never with this browser on this system (compared as
+ * 'Chrome on Windows', so a browser update is not a new device). The first sign-in mails nothing.
+ */
 async function isSignInFromNewDevice(db: Db, userId: string, userAgent: string | null) {
-  const earlier = await findEarlierSignIns(db, userId, userAgent)
-  return earlier.hasAny && !earlier.hasSameDevice
+  const earlier = await listSignInUserAgents(db, userId)
+  const device = describeDevice(userAgent)
+  return earlier.length > 0 && !earlier.some((agent) => describeDevice(agent) === device)
 }
 
 export async function listSecurityLog(db: Db, { userId, now = new Date() }: { userId: string; now?: Date }): Promise<SecurityEventView[]> {
