@@ -3,7 +3,7 @@ import type { Address } from 'postal-mime'
 
 /**
  * A synchronous MIME parser for the shapes nearly every notification email has
- * (docs/decisions/010): one part, or a few levels of multipart, with 7bit, 8bit,
+ * (docs/decisions/011): one part, or a few levels of multipart, with 7bit, 8bit,
  * quoted-printable or base64 parts in UTF-8 or Windows-1252 (Latin-1, ASCII).
  *
  * It follows postal-mime 4's line rules (boundaries, header folding, decoders, how text parts are

@@ -87,7 +87,7 @@ describe('security headers', () => {
 describe('GET /api/config', () => {
   it('tells the front end what sign-in options exist', async () => {
     const response = await t.client().get('/api/config')
-    expect(response.json.config).toEqual({ googleSignIn: false, demoMode: false, devOutbox: true })
+    expect(response.json.config).toEqual({ googleSignIn: false, demoMode: false, devOutbox: true, canSendMail: true })
   })
 })
 

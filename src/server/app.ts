@@ -20,12 +20,32 @@ import { healthRoutes } from './features/health/health.routes'
 import { notificationRoutes } from './features/notifications/notifications.routes'
 import { parsedEmailRoutes, parserRoutes } from './features/parsers/parsers.routes'
 import { pushRoutes } from './features/pipeline/push.routes'
+import { securityLogRoutes } from './features/security-log/security-log.routes'
+import { sessionRoutes } from './features/sessions/sessions.routes'
 import { sheetRoutes } from './features/sheets/sheets.routes'
 import { getClientIp } from './lib/client-ip'
 import { AppError, errorBody } from './lib/errors'
+import { noStore, rejectUnsafeInput, requireSameOrigin } from './lib/request-guards'
 
 /** Request bodies above this are refused with 413 before any handler reads them. */
 export const MAX_BODY_BYTES = 1024 * 1024
+export const CSP_REPORT_PATH = '/api/csp-report'
+const CSP_REPORT_MAX_CHARS = 8 * 1024
+
+/** security.txt for this install; it expires a year ahead, as RFC 9116 asks for an Expires field. */
+function securityTxt(appUrl: string): string {
+  const host = new URL(appUrl).hostname
+  const expires = new Date(Date.now() + 365 * 24 * 60 * 60 * 1000)
+  expires.setUTCHours(0, 0, 0, 0)
+  return [
+    `Contact: mailto:security@${host}`,
+    `Expires: ${expires.toISOString()}`,
+    'Preferred-Languages: en',
+    `Canonical: ${appUrl}/.well-known/security.txt`,
+    `Policy: ${appUrl}/terms`,
+    '',
+  ].join('\n')
+}
 
 /** The JSON API. Its type is the RPC contract the front end's client is built from. */
 function createApiRoutes() {
@@ -33,6 +53,8 @@ function createApiRoutes() {
     .route('/health', healthRoutes)
     .route('/config', configRoutes)
     .route('/account', accountRoutes)
+    .route('/sessions', sessionRoutes)
+    .route('/security-log', securityLogRoutes)
     .route('/dashboard', dashboardRoutes)
     .route('/connections', connectionRoutes)
     .route('/gmail/push', pushRoutes)
@@ -70,6 +92,7 @@ export function createApp(deps: AppDeps) {
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
+        reportUri: [CSP_REPORT_PATH],
       },
       crossOriginEmbedderPolicy: false,
     }),
@@ -85,6 +108,24 @@ export function createApp(deps: AppDeps) {
     }),
   )
 
+  app.use('/api/*', rejectUnsafeInput)
+  // Pub/Sub push carries its own token; CSP reports come from the browser with no session.
+  app.use('/api/*', requireSameOrigin((path) => path.startsWith('/api/gmail/push') || path === CSP_REPORT_PATH))
+  app.use('/api/*', noStore)
+
+  // Browsers post Content-Security-Policy violations here; they are logged for the operator.
+  app.post(CSP_REPORT_PATH, async (c) => {
+    const text = (await c.req.text()).slice(0, CSP_REPORT_MAX_CHARS)
+    let report: unknown = text
+    try {
+      report = JSON.parse(text)
+    } catch {
+      // logged as text
+    }
+    c.var.logger.warn({ report, userAgent: c.req.header('user-agent')?.slice(0, 200) }, 'content security policy violation')
+    return c.body(null, 204)
+  })
+
   app.on(['GET', 'POST'], '/api/auth/*', async (c) => {
     // Better Auth reads the caller's IP (for its rate limits) from a header; set it from the
     // socket here and drop whatever the client sent under that name.
@@ -98,6 +139,12 @@ export function createApp(deps: AppDeps) {
       throw new AppError('NOT_FOUND', `No API route ${c.req.method} ${c.req.path}`)
     }
     return response
+  })
+
+  // RFC 9116: where to report a vulnerability.
+  app.get('/.well-known/security.txt', (c) => {
+    c.header('Cache-Control', 'public, max-age=86400')
+    return c.text(securityTxt(deps.env.APP_URL))
   })
 
   // OpenID-style location of the keys that verify Mailrow's JWTs.

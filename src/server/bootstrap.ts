@@ -4,7 +4,7 @@ import { openDatabase, type Database } from './db/client'
 import type { Env } from './env'
 import { aiConfigFromEnv } from './features/extraction/extraction.service'
 import { resolveGoogleConfig, type GoogleConfig } from './features/google/google-config'
-import { createOutboxMailer, createSmtpMailer, type Mailer } from './features/mail/mailer'
+import { createOutboxMailer, createSmtpMailer, createUndeliverableMailer, type Mailer } from './features/mail/mailer'
 import { createSecretBox } from './lib/crypto'
 import { createApp } from './app'
 import type { AppDeps } from './context'
@@ -30,12 +30,22 @@ export async function buildDeps(
   const database = options.database ?? (await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR }))
   await database.migrate()
   const secret = resolveAppSecret(env.APP_SECRET, env.DATA_DIR)
-  const mailer =
-    options.mailer ??
-    (env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : createOutboxMailer(database.db, logger))
+  const mailer = options.mailer ?? createMailer(env, database, logger)
+  if (env.MAIL_DELIVERY === 'none') {
+    logger.warn(
+      { appUrl: env.APP_URL },
+      'SMTP_URL is not set: Mailrow cannot send mail (password resets, address confirmations). Set SMTP_URL and MAIL_FROM.',
+    )
+  }
   const google = googleConfigFor(env, options.emulatorUrl ?? env.GOOGLE_EMULATOR_URL)
   const auth = createAuth({ db: database.db, env, google, secret, mailer, logger, rateLimits: options.rateLimits })
   return { database, auth, env, mailer, logger, google, ai: aiConfigFromEnv(env), appSecret: secret, box: createSecretBox(secret), webRoot: options.webRoot }
+}
+
+function createMailer(env: Env, database: Database, logger: Logger): Mailer {
+  if (env.MAIL_DELIVERY === 'smtp' && env.SMTP_URL) return createSmtpMailer(env.SMTP_URL, env.MAIL_FROM)
+  if (env.MAIL_DELIVERY === 'outbox') return createOutboxMailer(database.db, logger)
+  return createUndeliverableMailer(logger)
 }
 
 function googleConfigFor(env: Env, emulatorUrl: string | undefined): GoogleConfig | undefined {

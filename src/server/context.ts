@@ -28,7 +28,7 @@ export type AppDeps = {
   requestSync?: (userId: string) => Promise<void>
   /** Backoff for Google calls (tests shorten it). */
   googleRetry?: RetryOptions
-  /** The caller's IP; by default read from the socket (or X-Forwarded-For with TRUST_PROXY). */
+  /** The caller's IP; by default the socket, or the rightmost X-Forwarded-For entry not added by a TRUST_PROXY proxy. */
   getClientIp?: (request: Request, connectionIp: string | undefined) => string | undefined
   /** Folder of the built SPA; absent in API-only tests. */
   webRoot?: string

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 
 const optionalString = z
@@ -11,10 +12,35 @@ const optionalUrl = (protocols: RegExp, hint: string) =>
     error: `must be a ${hint} URL`,
   })
 
-const booleanFlag = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+/** Which proxies in front of Mailrow may add to X-Forwarded-For (see lib/client-ip.ts). */
+export type TrustProxy = { hops: number; addresses: string[] }
+
+const isIpOrCidr = (entry: string) => {
+  const [address, prefix, extra] = entry.split('/')
+  const version = isIP(address ?? '')
+  if (!version || extra !== undefined) return false
+  if (prefix === undefined) return true
+  return /^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128)
+}
+
+/**
+ * false (default): the socket's address is the client. true: one proxy (= 1). A number: that many
+ * proxies in a row. A list of addresses or CIDRs: the proxies themselves.
+ */
+const trustProxy = z
+  .string()
+  .trim()
   .optional()
-  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+  .transform((value, ctx): TrustProxy => {
+    const v = (value ?? '').toLowerCase()
+    if (['', 'false', 'no', '0'].includes(v)) return { hops: 0, addresses: [] }
+    if (v === 'true' || v === 'yes') return { hops: 1, addresses: [] }
+    if (/^\d+$/.test(v) && Number(v) <= 10) return { hops: Number(v), addresses: [] }
+    const addresses = v.split(',').map((entry) => entry.trim()).filter(Boolean)
+    if (addresses.length > 0 && addresses.every(isIpOrCidr)) return { hops: 0, addresses }
+    ctx.addIssue({ code: 'custom', message: 'must be false, a number of proxies (1-10), or a comma-separated list of proxy addresses or CIDRs' })
+    return z.NEVER
+  })
 
 /**
  * Every setting Mailrow reads, validated once at start-up. Nothing else reads process.env.
@@ -31,7 +57,7 @@ const envSchema = z
       error: 'must be at least 32 characters',
     }),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    TRUST_PROXY: booleanFlag,
+    TRUST_PROXY: trustProxy,
     RUN_WORKER: z
       .enum(['true', 'false', ''])
       .optional()
@@ -57,13 +83,26 @@ const envSchema = z
     AI_MODEL_SMART: z.string().trim().min(1).default('gpt-4o-mini'),
     AI_MODEL_FULL: z.string().trim().min(1).default('gpt-4o'),
   })
-  .transform((env) => ({
-    ...env,
-    APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
-    /** No Google credentials: the app runs against the local Google emulator (demo mode). */
-    DEMO_MODE: !env.GOOGLE_CLIENT_ID,
-    POLL_INTERVAL_SECONDS: env.POLL_INTERVAL_SECONDS ?? (env.GOOGLE_CLIENT_ID ? 30 : 3),
-  }))
+  .transform((env) => {
+    const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '')
+    return {
+      ...env,
+      APP_URL: appUrl,
+      /**
+       * Where account mail goes. Without SMTP, a development or demo install on plain http keeps it
+       * in the development outbox; a production or https install cannot send mail at all (start-up
+       * warns, the forms say so) and never stores or serves it.
+       */
+      MAIL_DELIVERY: (env.SMTP_URL
+        ? 'smtp'
+        : env.NODE_ENV !== 'production' && appUrl.startsWith('http:')
+          ? 'outbox'
+          : 'none') as 'smtp' | 'outbox' | 'none',
+      /** No Google credentials: the app runs against the local Google emulator (demo mode). */
+      DEMO_MODE: !env.GOOGLE_CLIENT_ID,
+      POLL_INTERVAL_SECONDS: env.POLL_INTERVAL_SECONDS ?? (env.GOOGLE_CLIENT_ID ? 30 : 3),
+    }
+  })
 
 export type Env = z.infer<typeof envSchema>
 

@@ -4,7 +4,7 @@ import { PASSWORD, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, 
 const { newPage, baseUrl } = useBrowser()
 
 describe('accounts', () => {
-  it('visitor signs up, signs in, sees the dashboard and signs out', async () => {
+  it('visitor signs up, confirms the address from the outbox, lands on the dashboard, signs out and back in', async () => {
     const page = await newPage()
     const email = uniqueEmail('journey')
     await page.goto('/signup')
@@ -13,9 +13,33 @@ describe('accounts', () => {
     await page.getByLabel('Confirm password').fill(PASSWORD)
     await page.getByRole('button', { name: 'Create Account' }).click()
     await toast(page, 'Account Created!').waitFor()
-    expect(await toast(page, 'Account Created!').textContent()).toContain('You can now sign in with your credentials.')
+    expect(await toast(page, 'Account Created!').textContent()).toContain('Check your email and open the confirmation link to sign in.')
     await waitForPath(page, '/login')
+    await page.getByText(`We sent a confirmation link to ${email}`).waitFor()
 
+    // Not confirmed yet: the password alone does not sign in.
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click()
+    await toast(page, 'Login Failed').waitFor()
+    expect(await toast(page, 'Login Failed').textContent()).toContain('Confirm your email address first')
+
+    // Demo mode: the mail waits in the development outbox, shown to this machine only.
+    const local = await newPage({ clientIp: '127.0.0.1' })
+    await local.goto('/dev/outbox')
+    const message = local.locator('li, article').filter({ hasText: email }).filter({ hasText: 'Confirm your Mailrow email address' }).first()
+    await message.waitFor()
+    const link = message.getByRole('link').filter({ hasText: '/api/auth/verify-email' }).first()
+    await page.goto((await link.getAttribute('href'))!)
+    await waitForPath(page, '/dashboard')
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor()
+
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click()
+    await toast(page, 'Logged out successfully').waitFor()
+    await waitForPath(page, '/')
+    // The 'Logged out' toast covers the top bar's link for a few seconds; the keyboard reaches it.
+    await page.getByRole('link', { name: 'Sign In', exact: true }).first().press('Enter')
+    await waitForPath(page, '/login')
     await page.getByLabel('Email').fill(`  ${email.toUpperCase()} `)
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
     await page.getByRole('button', { name: 'Sign In', exact: true }).click()
@@ -26,7 +50,7 @@ describe('accounts', () => {
     await page.getByText('No emails parsed yet').waitFor()
     await page.getByText('Create your first parser to start extracting data from emails').waitFor()
 
-    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click()
     await toast(page, 'Logged out successfully').waitFor()
     expect(await toast(page, 'Logged out successfully').textContent()).toContain('See you next time!')
     await waitForPath(page, '/')

@@ -56,7 +56,10 @@ export function toast(page: Page, title: string) {
   return page.locator('[data-sonner-toast]').filter({ hasText: title }).first()
 }
 
-/** Signs a user up through the API (faster than the form when the story is about something else). */
+/**
+ * Signs a user up through the API and confirms the address from the development outbox, as the
+ * user would from their inbox (faster than the form when the story is about something else).
+ */
 export async function signUpViaApi(baseUrl: string, email: string, password = PASSWORD) {
   const response = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
     method: 'POST',
@@ -64,6 +67,19 @@ export async function signUpViaApi(baseUrl: string, email: string, password = PA
     body: JSON.stringify({ email, password, name: email.split('@')[0] }),
   })
   if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`)
+  const confirm = await fetch(await confirmationLinkFromOutbox(baseUrl, email), { redirect: 'manual', headers: { 'x-forwarded-for': clientIp() } })
+  if (confirm.status !== 302) throw new Error(`confirmation failed: ${confirm.status} ${await confirm.text()}`)
+}
+
+/** The newest confirmation link for this address in the development outbox (read as a local caller). */
+export async function confirmationLinkFromOutbox(baseUrl: string, email: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/dev/outbox`, { headers: { 'x-forwarded-for': '127.0.0.1' } })
+  if (!response.ok) throw new Error(`outbox: ${response.status}`)
+  const { messages } = (await response.json()) as { messages: Array<{ to: string; subject: string; text: string }> }
+  const mail = messages.find((m) => m.to === email.toLowerCase() && m.subject === 'Confirm your Mailrow email address')
+  const link = mail?.text.match(/https?:\/\/\S+/)?.[0]
+  if (!link) throw new Error(`no confirmation mail for ${email}`)
+  return link
 }
 
 /** Signs in through the login form and waits for the dashboard. */

@@ -199,13 +199,20 @@ describe('dashboard', () => {
     const dialog = await openTestDialog(page)
     const input = dialog.getByLabel('Gmail message ID')
     // Enter runs the test, as the form's submit button.
+    // Not a Gmail ID at all: refused before anything asks Google.
     await input.fill('no-such-message-42')
+    await input.press('Enter')
+    const malformed = toast(page, 'Invalid email ID')
+    await malformed.waitFor()
+    expect(await malformed.textContent()).toContain('A Gmail message ID is made of the digits 0-9 and letters a-f')
+
+    await input.fill('00000000deadbeef')
     await input.press('Enter')
     const badId = toast(page, 'Test failed')
     await badId.waitFor()
-    expect(await badId.textContent()).toContain('No email with ID no-such-message-42')
+    expect(await badId.textContent()).toContain('No email with ID 00000000deadbeef')
     await dialog.getByText('Extraction failed').waitFor()
-    await dialog.getByText('No email with ID no-such-message-42', { exact: false }).waitFor()
+    await dialog.getByText('No email with ID 00000000deadbeef', { exact: false }).waitFor()
 
     // An email without an order number: the parser finds nothing, and the test is on the ledger.
     await input.fill(bankAlert!.id)

@@ -31,7 +31,7 @@ describe('passkeys', () => {
     await toast(page, 'Passkey added').waitFor()
     await page.getByText('Test laptop').waitFor()
 
-    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click()
     await waitForPath(page, '/')
     await page.goto('/login')
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click()

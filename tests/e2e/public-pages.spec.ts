@@ -19,6 +19,22 @@ describe('public pages', () => {
     await waitForPath(page, '/signup')
   })
 
+  it('forms validate without tripping the Content-Security-Policy (no eval probe)', async () => {
+    const page = await newPage()
+    await page.addInitScript(() => {
+      const seen: string[] = []
+      ;(window as unknown as { cspViolations: string[] }).cspViolations = seen
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
+    })
+    for (const path of ['/login', '/signup']) {
+      await page.goto(path)
+      // An empty submit runs the form's zod schema in the browser.
+      await page.locator('form button[type=submit]').first().click()
+      await page.locator('[data-sonner-toast]').filter({ hasText: 'Validation Error' }).first().waitFor()
+      expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([])
+    }
+  })
+
   it("privacy and terms show today's date as last updated", async () => {
     const page = await newPage()
     const today = new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })

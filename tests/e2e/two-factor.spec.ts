@@ -26,7 +26,7 @@ describe('two-factor authentication', () => {
     await toast(page, 'Two-factor authentication enabled').waitFor()
     await page.getByText('Enabled', { exact: true }).first().waitFor()
 
-    await page.getByRole('button', { name: 'Sign Out' }).click()
+    await page.getByRole('button', { name: 'Sign Out', exact: true }).click()
     await waitForPath(page, '/')
 
     await signInViaForm(page, email)

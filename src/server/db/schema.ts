@@ -145,6 +145,32 @@ export const rateLimits = pgTable('rate_limits', {
   lastRequest: bigint('last_request', { mode: 'number' }).notNull(),
 })
 
+/**
+ * Failed attempts per account (sign-in, second factor, account deletion), for the progressive
+ * delay in auth/throttle.ts. Keys name the account (and the known device, when there is one).
+ */
+export const authThrottles = pgTable('auth_throttles', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  lastFailureAt: timestamp('last_failure_at', { withTimezone: true }).notNull(),
+})
+
+/** What happened to an account, shown in Settings for 90 days (sign-ins, changes, sessions). */
+export const securityEvents = pgTable(
+  'security_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('security_events_user_created_idx').on(t.userId, t.createdAt)],
+)
+
 // ── Product tables (spec §3) ──
 
 /** One highlighted value from the training sample (spec §3 extraction_fields). */

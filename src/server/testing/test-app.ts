@@ -17,7 +17,14 @@ export const TEST_APP_SECRET = 'test-secret-that-is-long-enough-0123456789'
 
 /** The whole app in-process on a fresh database, with mail captured instead of sent. */
 export async function createTestApp(
-  options: { rateLimits?: Partial<AuthRateLimits>; env?: Record<string, string>; emulatorUrl?: string; database?: Database } = {},
+  options: {
+    rateLimits?: Partial<AuthRateLimits>
+    env?: Record<string, string>
+    emulatorUrl?: string
+    database?: Database
+    /** Resolve the caller's IP as production does (socket + TRUST_PROXY); see requestFromSocket. */
+    realClientIp?: boolean
+  } = {},
 ) {
   const database = options.database ?? (await openTestDatabase())
   const sent: MailMessage[] = []
@@ -44,7 +51,7 @@ export async function createTestApp(
   })
   // Google retries back off for real in production; here they retry at once.
   deps.googleRetry = { sleep: async () => {} }
-  deps.getClientIp = (request) => request.headers.get(TEST_IP_HEADER) ?? '198.51.100.7'
+  if (!options.realClientIp) deps.getClientIp = (request) => request.headers.get(TEST_IP_HEADER) ?? '198.51.100.7'
   const app = createApp(deps)
   return {
     app,
@@ -57,6 +64,12 @@ export async function createTestApp(
   }
 }
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>
+
+/** A request as it arrives over a socket from `remoteAddress` (for apps made with realClientIp). */
+export function requestFromSocket(app: TestApp['app'], remoteAddress: string, path: string, init: RequestInit = {}) {
+  const family = remoteAddress.includes(':') ? 'IPv6' : 'IPv4'
+  return app.request(path, init, { incoming: { socket: { remoteAddress, remotePort: 50000, remoteFamily: family } } })
+}
 
 type Fetcher = (path: string, init?: RequestInit) => Response | Promise<Response>
 
@@ -108,11 +121,30 @@ export type HttpClient = ReturnType<typeof createHttpClient>
 
 export const VALID_PASSWORD = 'Correct-Horse7'
 
-/** Signs a new user up and in; returns their client. */
+export const CONFIRM_SUBJECT = 'Confirm your Mailrow email address'
+
+/** The latest confirmation link mailed to this address, as the user would find it. */
+export function confirmationLink(testApp: TestApp, email: string): string {
+  const mail = testApp.sentMail.findLast((m) => m.to === email.trim().toLowerCase() && m.subject === CONFIRM_SUBJECT)
+  const link = mail?.text.match(/https?:\/\/\S+/)?.[0]
+  if (!link) throw new Error(`no confirmation mail for ${email}`)
+  return link
+}
+
+/** Opens the confirmation link in this client (which signs it in, as in a browser). */
+export async function confirmEmail(testApp: TestApp, client: HttpClient, email: string) {
+  const url = new URL(confirmationLink(testApp, email))
+  const response = await client.get(url.pathname + url.search)
+  if (response.status !== 302) throw new Error(`confirmation failed: ${response.status} ${response.text}`)
+  return response
+}
+
+/** Signs a new user up, confirms the address from the mail, and signs in; returns their client. */
 export async function signUpAndIn(testApp: TestApp, email: string, password = VALID_PASSWORD) {
   const client = testApp.client()
   const signUp = await client.post('/api/auth/sign-up/email', { email, password, name: 'Test' })
   if (signUp.status !== 200) throw new Error(`sign-up failed: ${signUp.status} ${signUp.text}`)
+  await confirmEmail(testApp, client, email)
   const signIn = await client.post('/api/auth/sign-in/email', { email, password })
   if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status} ${signIn.text}`)
   return client

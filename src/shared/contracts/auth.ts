@@ -55,6 +55,19 @@ export const resetPasswordSchema = z
     path: ['confirmPassword'],
   })
 
+/** Changing the password in Settings: the current one, then a new one under the sign-up rules. */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.string().min(1, { error: 'Enter your current password' }),
+    newPassword: signupCredentialsSchema.shape.password,
+    confirmPassword: z.string(),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    error: "Passwords don't match",
+    path: ['confirmPassword'],
+  })
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>
+
 /** A six-digit authenticator code, or a backup code. */
 export const totpCodeSchema = z.object({
   code: z

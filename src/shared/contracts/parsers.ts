@@ -8,8 +8,17 @@ export const SAMPLE_EMAIL_ID = 'sample-invoice'
 
 /** Where the training sample comes from: a Gmail message of the connected account, or the built-in sample. */
 export const sampleRefSchema = z.object({
-  messageId: z.string().trim().min(1).max(200),
+  messageId: z
+    .string()
+    .trim()
+    .min(1)
+    .refine((v) => v === SAMPLE_EMAIL_ID || isGmailMessageId(v), { error: 'Not a Gmail message ID' }),
 })
+
+/** Gmail message ids are hexadecimal (16 digits today); anything else never reaches Google. */
+export function isGmailMessageId(value: string): boolean {
+  return /^[0-9a-f]{1,32}$/i.test(value)
+}
 
 export const destinationInputSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('new') }),
@@ -86,7 +95,11 @@ export type PreviewResult = { rows: PreviewRow[]; unmatched: string[]; lineItemF
 export const updateParserInputSchema = z.object({ active: z.boolean() })
 
 export const testParserInputSchema = z.object({
-  emailId: z.string().trim().min(1, { error: 'Please enter a Gmail message ID' }).max(200),
+  emailId: z
+    .string()
+    .trim()
+    .min(1, { error: 'Please enter a Gmail message ID' })
+    .refine(isGmailMessageId, { error: 'A Gmail message ID is made of the digits 0-9 and letters a-f' }),
 })
 
 /** Spec §3 'Test-parser result'. */

@@ -2,9 +2,10 @@ import type { AccountView } from '../../../shared/contracts/account'
 import { toPlan } from '../../../shared/plans'
 import type { Db } from '../../db/client'
 import { verifyPassword } from '../../auth/password'
+import { claimAttempt, clearFailures, tooManyAttemptsMessage } from '../../auth/throttle'
 import { AppError } from '../../lib/errors'
 import { getMonthlyUsage } from '../usage/usage.service'
-import { deleteUserById, findUserById, listSignInAccountsByUser } from './account.queries'
+import { deleteUserById, deleteUserTraces, findUserById, listSignInAccountsByUser } from './account.queries'
 
 export async function getAccount(db: Db, { userId }: { userId: string }): Promise<AccountView> {
   const user = await findUserById(db, userId)
@@ -24,8 +25,9 @@ export async function getAccount(db: Db, { userId }: { userId: string }): Promis
 }
 
 /**
- * Erases the account and everything in it (parsers, ledger, sessions, connection) after revoking
- * Mailrow's Google grant. Spreadsheets stay in the user's own Google Drive.
+ * Erases the account and everything in it (parsers, ledger, sessions, connection, and the traces
+ * outside the user's rows: outbox mail, pending tokens, queued jobs) after revoking Mailrow's
+ * Google grant. Spreadsheets stay in the user's own Google Drive.
  */
 export async function deleteAccount(
   db: Db,
@@ -35,12 +37,20 @@ export async function deleteAccount(
   if (!user) throw new AppError('NOT_FOUND', 'Account not found')
   const credential = (await listSignInAccountsByUser(db, userId)).find((a) => a.providerId === 'credential' && a.passwordHash)
   if (credential?.passwordHash) {
+    // Throttled like sign-in, or a stolen session could test passwords here without limit.
+    const throttleKey = `delete-account:${userId}`
+    const claim = await claimAttempt(db, throttleKey)
+    if (!claim.allowed) throw new AppError('RATE_LIMITED', tooManyAttemptsMessage(claim.retryAfterSeconds))
     if (!password || !(await verifyPassword({ hash: credential.passwordHash, password }))) {
       throw new AppError('FORBIDDEN', 'Incorrect password')
     }
+    await clearFailures(db, throttleKey)
   } else if (confirmEmail !== user.email) {
     throw new AppError('VALIDATION', 'Type your email address to confirm')
   }
   await revokeGoogle()
-  await deleteUserById(db, userId)
+  await db.transaction(async (tx) => {
+    await deleteUserTraces(tx, { userId, email: user.email })
+    await deleteUserById(tx, userId)
+  })
 }

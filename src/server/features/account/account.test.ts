@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parsedEmails, parsers, sessions, users } from '../../db/schema'
+import { devOutbox, parsedEmails, parsers, sessions, users, verifications } from '../../db/schema'
+import PgBoss from 'pg-boss'
+import { MAILBOX_SYNC_JOB } from '../pipeline/pipeline.jobs'
 import { createTestApp, signUpAndIn, VALID_PASSWORD, type TestApp } from '../../testing/test-app'
 
 let t: TestApp
@@ -50,6 +52,48 @@ describe('POST /api/account/delete', () => {
     expect(await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))).toEqual([])
     expect(await t.db.select().from(sessions).where(eq(sessions.userId, userId))).toEqual([])
     expect((await client.get('/api/account')).status).toBe(401)
+  })
+})
+
+describe('account deletion leaves nothing behind', () => {
+  it('removes outbox mail to the address, pending reset tokens and OAuth states, and queued jobs', async () => {
+    const client = await signUpAndIn(t, 'traces@example.com')
+    await signUpAndIn(t, 'stays@example.com')
+    const userId = await idOf('traces@example.com')
+    const otherId = await idOf('stays@example.com')
+    for (const email of ['traces@example.com', 'stays@example.com']) {
+      await t.client().post('/api/auth/request-password-reset', { email, redirectTo: '/reset-password' })
+      await t.db.insert(devOutbox).values({ to: email, subject: 'Reset your Mailrow password', text: 'link' })
+    }
+    await t.db.insert(verifications).values({
+      id: 'state-1',
+      identifier: 'gmail-connect:abc',
+      value: JSON.stringify({ userId, codeVerifier: 'v' }),
+      expiresAt: new Date(Date.now() + 60_000),
+    })
+    const boss = new PgBoss({ db: t.deps.database.sql as PgBoss.Db, schema: 'pgboss', supervise: false, schedule: false })
+    await boss.start()
+    try {
+      await boss.createQueue(MAILBOX_SYNC_JOB)
+      await boss.send(MAILBOX_SYNC_JOB, { userId }, { singletonKey: userId })
+      await boss.send(MAILBOX_SYNC_JOB, { userId: otherId }, { singletonKey: otherId })
+    } finally {
+      await boss.stop({ graceful: false })
+    }
+    const jobsFor = async (id: string) =>
+      (await t.deps.database.sql.executeSql(`select id from pgboss.job where data->>'userId' = $1`, [id])).rows.length
+
+    expect(await jobsFor(userId)).toBe(1)
+    expect((await client.post('/api/account/delete', { password: VALID_PASSWORD })).status).toBe(204)
+
+    expect(await t.db.select().from(devOutbox).where(eq(devOutbox.to, 'traces@example.com'))).toEqual([])
+    const leftovers = (await t.db.select().from(verifications)).filter((v) => v.value.includes(userId))
+    expect(leftovers).toEqual([])
+    expect(await jobsFor(userId)).toBe(0)
+    // Someone else's mail, token and job stay.
+    expect(await t.db.select().from(devOutbox).where(eq(devOutbox.to, 'stays@example.com'))).toHaveLength(1)
+    expect((await t.db.select().from(verifications)).some((v) => v.value === otherId)).toBe(true)
+    expect(await jobsFor(otherId)).toBe(1)
   })
 })
 

@@ -52,6 +52,11 @@ export async function insertVerification(db: Db, identifier: string, value: stri
   await db.insert(verifications).values({ id: crypto.randomUUID(), identifier, value, expiresAt })
 }
 
+export async function findVerification(db: Db, identifier: string) {
+  const [row] = await db.select().from(verifications).where(eq(verifications.identifier, identifier)).limit(1)
+  return row
+}
+
 /** Reads and deletes in one step, so an OAuth state can be used once. */
 export async function takeVerification(db: Db, identifier: string) {
   const [row] = await db.delete(verifications).where(eq(verifications.identifier, identifier)).returning()

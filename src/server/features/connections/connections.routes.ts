@@ -1,7 +1,11 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { paths } from '../../../shared/paths'
+import type { Context } from 'hono'
+import type { SecurityEventType } from '../../../shared/contracts/security-log'
 import type { AppEnv } from '../../context'
+import { getClientIp } from '../../lib/client-ip'
+import { recordSecurityEvent } from '../security-log/security-log.service'
 import { AppError } from '../../lib/errors'
 import { requireGoogle } from '../../lib/google-access'
 import { requireSession } from '../../lib/session'
@@ -30,6 +34,7 @@ export const connectionRoutes = new Hono<AppEnv>()
     back.searchParams.set('step', 'gmail-callback')
     try {
       const result = await completeGmailConnection(c.var.db, { userId: c.var.user.id, ...c.req.valid('query'), access: c.var.googleAccess })
+      await logConnectionEvent(c, 'gmail_connected')
       if (result.missingScopes.length > 0) back.searchParams.set('missing', result.missingScopes.join(' '))
     } catch (error) {
       if (!(error instanceof AppError)) throw error
@@ -39,5 +44,16 @@ export const connectionRoutes = new Hono<AppEnv>()
   })
   .delete('/gmail', requireGoogle, async (c) => {
     await disconnectGmail(c.var.db, { userId: c.var.user.id, access: c.var.googleAccess })
+    await logConnectionEvent(c, 'gmail_disconnected')
     return c.body(null, 204)
   })
+
+function logConnectionEvent<E extends AppEnv>(c: Context<E>, type: SecurityEventType) {
+  return recordSecurityEvent(c.var.db, c.var.deps.mailer, {
+    userId: c.var.user.id,
+    email: c.var.user.email,
+    type,
+    ip: getClientIp(c as unknown as Context<AppEnv>) ?? null,
+    userAgent: c.req.header('user-agent') ?? null,
+  })
+}

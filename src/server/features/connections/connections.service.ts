@@ -10,6 +10,7 @@ import {
   deleteGmailConnection,
   findGmailConnectionByUser,
   insertVerification,
+  findVerification,
   takeVerification,
   updateGmailConnection,
   upsertGmailConnection,
@@ -55,12 +56,16 @@ export async function completeGmailConnection(
   db: Db,
   { userId, code, state, error, access }: { userId: string; code?: string; state?: string; error?: string; access: GoogleAccess },
 ) {
-  const stored = state ? await takeVerification(db, stateKey(state)) : undefined
-  if (!stored || stored.expiresAt.getTime() < Date.now()) {
-    throw new AppError('VALIDATION', 'The Gmail connection request has expired. Please try connecting again.')
+  const expired = new AppError('VALIDATION', 'The Gmail connection request has expired. Please try connecting again.')
+  // The owner is checked before the state is used up: someone else's callback must not burn it.
+  const found = state ? await findVerification(db, stateKey(state)) : undefined
+  if (!found || found.expiresAt.getTime() < Date.now()) throw expired
+  if ((JSON.parse(found.value) as { userId: string }).userId !== userId) {
+    throw new AppError('FORBIDDEN', 'This Gmail connection was started by another account.')
   }
+  const stored = await takeVerification(db, found.identifier)
+  if (!stored) throw expired
   const pending = JSON.parse(stored.value) as { userId: string; codeVerifier: string }
-  if (pending.userId !== userId) throw new AppError('FORBIDDEN', 'This Gmail connection was started by another account.')
   if (error) {
     throw new AppError('VALIDATION', error === 'access_denied' ? 'Gmail access was not granted.' : `Google answered: ${error}`)
   }

@@ -76,6 +76,18 @@ describe('Gmail connection', () => {
     const stolen = await mallory.get(redirect.pathname + redirect.search)
     expect(new URL(stolen.headers.get('location')!, 'http://x').searchParams.get('error')).toBe('This Gmail connection was started by another account.')
     expect((await mallory.get('/api/connections/gmail')).json.connection.connected).toBe(false)
+
+    // Mallory's try did not use up Alice's state: her own return from Google still connects.
+    const own = await alice.get(redirect.pathname + redirect.search)
+    expect(new URL(own.headers.get('location')!, 'http://x').searchParams.get('error')).toBeNull()
+    expect((await alice.get('/api/connections/gmail')).json.connection.connected).toBe(true)
+  })
+
+  it('answers state=%00 with 400, and undecodable bytes as an unknown state, never 500', async () => {
+    const client = await newUser()
+    expect((await client.get('/api/connections/gmail/callback?code=abc&state=%00')).status).toBe(400)
+    const surrogate = await client.get('/api/connections/gmail/callback?code=abc&state=%ED%A0%80')
+    expect(new URL(surrogate.headers.get('location')!, 'http://x').searchParams.get('error')).toMatch(/expired/)
   })
 
   it('fails the exchange when the PKCE verifier does not match the challenge', async () => {
@@ -114,6 +126,14 @@ describe('Gmail connection', () => {
 
   it('the front end learns that Google sign-in goes through the emulator (demo mode)', async () => {
     expect((await app.t.client().get('/api/config')).json.config).toMatchObject({ googleSignIn: true, demoMode: true })
+  })
+
+  it('connecting and disconnecting Gmail appear in the security log', async () => {
+    const client = await newUser()
+    await connectGmail(app.google, client)
+    expect((await client.send('DELETE', '/api/connections/gmail')).status).toBe(204)
+    const types = (await client.get('/api/security-log')).json.events.map((e: { type: string }) => e.type)
+    expect(types.slice(0, 2)).toEqual(['gmail_disconnected', 'gmail_connected'])
   })
 
   it('needs a session', async () => {

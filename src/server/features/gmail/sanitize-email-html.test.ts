@@ -40,6 +40,27 @@ describe('sanitizeEmailHtml', () => {
     expect(shown).toContain('src="https://tracker.test/pixel.gif"')
   })
 
+  // Each of these loaded a tracker while 'remote images are hidden' (issue 11, finding 7).
+  it.each([
+    ['an img src without slashes', '<img src="https:tracker.test/x">'],
+    ['a video poster', '<video poster="https://tracker.test/p.png"></video>'],
+    ['an unclosed url(', '<div style="background:url(https://tracker.test/u">x</div>'],
+    ['an escaped scheme', '<div style="background:url(h\\74tps://tracker.test/e)">x</div>'],
+    ['image-set()', '<div style=\'background-image:image-set("https://tracker.test/s.png" 1x)\'>x</div>'],
+    ['url(https:host)', '<p style="background:url(https:tracker.test/n)">x</p>'],
+    ['an escaped function name', '<p class="a">x</p><style>.a{color:red;background:u\\rl(https://tracker.test/r)}</style>'],
+  ])('loads nothing remote with images hidden: %s', (_label, html) => {
+    const out = sanitizeEmailHtml(html).replace(/data-remote-src="[^"]*"/g, '')
+    expect(out).not.toContain('tracker.test')
+  })
+
+  it('keeps inline cid: and data: images with remote images hidden', () => {
+    const out = sanitizeEmailHtml('<img src="cid:logo"><img src="data:image/png;base64,AAAA">')
+    expect(out).toBe('<img src="cid:logo"><img src="data:image/png;base64,AAAA">')
+    const css = '<div style="color:red;background:url(data:image/png;base64,AAAA)">x</div>'
+    expect(sanitizeEmailHtml(css)).toBe(css)
+  })
+
   it('opens links in a new tab without a referrer', () => {
     expect(sanitizeEmailHtml('<a href="https://shop.test/order/1">Order</a>')).toBe(
       '<a href="https://shop.test/order/1" target="_blank" rel="noopener noreferrer nofollow">Order</a>',

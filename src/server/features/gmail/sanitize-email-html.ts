@@ -5,14 +5,24 @@ import { JSDOM } from 'jsdom'
 const purify = createDOMPurify(new JSDOM('').window as unknown as Parameters<typeof createDOMPurify>[0])
 
 const CONFIG: Config = {
-  FORBID_TAGS: ['script', 'iframe', 'object', 'embed', 'frame', 'frameset', 'form', 'input', 'button', 'textarea', 'select', 'base', 'meta', 'link', 'svg', 'math'],
-  FORBID_ATTR: ['srcset', 'formaction', 'action', 'ping', 'background'],
+  FORBID_TAGS: [
+    'script', 'iframe', 'object', 'embed', 'frame', 'frameset', 'form', 'input', 'button', 'textarea', 'select', 'base', 'meta', 'link', 'svg', 'math',
+    // Media fetch on their own (poster, src, source, track); notification emails don't need them.
+    'video', 'audio', 'source', 'track', 'picture',
+  ],
+  FORBID_ATTR: ['srcset', 'formaction', 'action', 'ping', 'background', 'poster', 'lowsrc', 'dynsrc'],
   ALLOW_DATA_ATTR: false,
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|tel:|cid:|#)/i,
 }
 
-const REMOTE_URL = /^\s*(?:https?:)?\/\//i
-const CSS_URL = /url\s*\(\s*(['"]?)\s*(?:https?:)?\/\/[^)]*\1\s*\)/gi
+/** The only image sources that load nothing from the network. */
+const LOCAL_IMAGE = /^\s*(?:cid:|data:image\/)/i
+/**
+ * A CSS declaration (or the rest of an unclosed one) that can fetch: url(), image-set() and
+ * friends, @import. Matched after CSS escapes are decoded, so u\rl( and h\74tps: don't hide it.
+ */
+const DATA_IMAGE_URL = /url\s*\(\s*(['"]?)data:image\/[^'")]*\1\s*\)/gi
+const CSS_FETCH = /[^;{}]*(?:\b(?:url|image-set|-webkit-image-set|image|cross-fade|element|src)\s*\(|@import)[^;{}]*(?:;|(?=[{}])|$)/gi
 
 export type SanitizeOptions = { allowRemoteImages?: boolean }
 
@@ -31,22 +41,48 @@ export function sanitizeEmailHtml(html: string, { allowRemoteImages = false }: S
       element.setAttribute('rel', 'noopener noreferrer nofollow')
     }
     if (allowRemoteImages) return
-    if (element.tagName === 'IMG') {
+    if (element.tagName === 'IMG' && element.hasAttribute('src')) {
+      // Anything but cid:/data: goes over the network: https:host, //host, relative paths alike.
       const src = element.getAttribute('src') ?? ''
-      if (REMOTE_URL.test(src)) {
+      if (!LOCAL_IMAGE.test(src)) {
         element.setAttribute('data-remote-src', src)
         element.removeAttribute('src')
       }
     }
     const style = element.getAttribute('style')
-    if (style && CSS_URL.test(style)) element.setAttribute('style', style.replace(CSS_URL, 'none'))
+    if (style) {
+      const safe = withoutFetchingCss(style)
+      if (safe.trim()) element.setAttribute('style', safe)
+      else element.removeAttribute('style')
+    }
   })
   purify.addHook('uponSanitizeElement', (node, data) => {
     if (!allowRemoteImages && data.tagName === 'style' && node.textContent) {
-      node.textContent = node.textContent.replace(CSS_URL, 'none')
+      node.textContent = withoutFetchingCss(node.textContent)
     }
   })
   const clean = purify.sanitize(html, { ...CONFIG, ADD_ATTR: allowRemoteImages ? [] : ['data-remote-src'] }) as string
   purify.removeAllHooks()
   return clean
+}
+
+/** CSS with every declaration that could fetch removed (data: images stay). */
+export function withoutFetchingCss(css: string): string {
+  const dataUrls: string[] = []
+  // Set data: images aside first: their base64 may hold ';', which would split a declaration.
+  const masked = decodeCssEscapes(css.replace(/\/\*[\s\S]*?(?:\*\/|$)/g, '')).replace(DATA_IMAGE_URL, (url) => {
+    dataUrls.push(url)
+    return `\uE000${dataUrls.length - 1}\uE001`
+  })
+  return masked.replace(CSS_FETCH, '').replace(/\uE000(\d+)\uE001/g, (_m, index: string) => dataUrls[Number(index)] ?? '')
+}
+
+/** \74 → t, \r → r (CSS treats an escaped letter as the letter itself). */
+function decodeCssEscapes(css: string): string {
+  return css
+    .replace(/\\([0-9a-f]{1,6})\s?/gi, (_m, hex: string) => {
+      const code = Number.parseInt(hex, 16)
+      return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? '\ufffd' : String.fromCodePoint(code)
+    })
+    .replace(/\\([g-z(:/])/gi, '$1')
 }

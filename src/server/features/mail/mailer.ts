@@ -7,7 +7,7 @@ export type MailMessage = { to: string; subject: string; text: string; html?: st
 
 /** Sends account mail (password resets, sign-up notices). */
 export type Mailer = {
-  kind: 'smtp' | 'outbox'
+  kind: 'smtp' | 'outbox' | 'none'
   send(message: MailMessage): Promise<void>
 }
 
@@ -31,6 +31,19 @@ export function createOutboxMailer(db: Db, logger: Logger): Mailer {
     async send(message) {
       await db.insert(devOutbox).values(message)
       logger.info({ to: message.to, subject: message.subject }, `mail kept in the development outbox:\n${message.text}`)
+    },
+  }
+}
+
+/**
+ * Production without SMTP: nothing can be delivered. Only the recipient and subject are logged —
+ * never the text, which may hold a reset or verification link.
+ */
+export function createUndeliverableMailer(logger: Logger): Mailer {
+  return {
+    kind: 'none',
+    async send(message) {
+      logger.warn({ to: message.to, subject: message.subject }, 'mail not sent: SMTP_URL is not set')
     },
   }
 }

@@ -1,6 +1,7 @@
 import { lt } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { devOutbox, parsedEmails, rateLimits, sessions, verifications } from '../../db/schema'
+import { authThrottles, devOutbox, parsedEmails, rateLimits, securityEvents, sessions, verifications } from '../../db/schema'
+import { SECURITY_LOG_RETENTION_DAYS } from '../security-log/security-log.service'
 
 /** Parsed email data is kept 90 days (privacy policy, spec §9). */
 export const PARSED_EMAIL_RETENTION_DAYS = 90
@@ -14,11 +15,14 @@ export type PurgeResult = {
   verifications: number
   rateLimits: number
   outbox: number
+  securityEvents: number
 }
 
 /** Deletes what the privacy policy promises not to keep, and auth rows that have expired. */
 export async function purgeExpiredData(db: Db, now = new Date()): Promise<PurgeResult> {
   const count = (rows: unknown[]) => rows.length
+  // Throttle counters start over after a day without failures anyway (auth/throttle.ts).
+  await db.delete(authThrottles).where(lt(authThrottles.lastFailureAt, new Date(now.getTime() - DAY_MS)))
   return {
     parsedEmails: count(
       await db
@@ -41,6 +45,12 @@ export async function purgeExpiredData(db: Db, now = new Date()): Promise<PurgeR
         .delete(devOutbox)
         .where(lt(devOutbox.createdAt, new Date(now.getTime() - OUTBOX_RETENTION_DAYS * DAY_MS)))
         .returning({ id: devOutbox.id }),
+    ),
+    securityEvents: count(
+      await db
+        .delete(securityEvents)
+        .where(lt(securityEvents.createdAt, new Date(now.getTime() - SECURITY_LOG_RETENTION_DAYS * DAY_MS)))
+        .returning({ id: securityEvents.id }),
     ),
   }
 }

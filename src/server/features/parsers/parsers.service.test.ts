@@ -237,7 +237,8 @@ describe('testing, pausing and deleting a parser', () => {
     expect(result.success).toBe(false)
     expect(result.error).toBeTruthy()
     expect(result.written_to_sheets).toBe(false)
-    expect((await client.post(`/api/parsers/${parser.id}/test`, { emailId: 'does-not-exist' })).status).toBe(404)
+    expect((await client.post(`/api/parsers/${parser.id}/test`, { emailId: '00000000deadbeef' })).status).toBe(404)
+    expect((await client.post(`/api/parsers/${parser.id}/test`, { emailId: 'does-not-exist' })).status).toBe(400)
     expect((await client.post(`/api/parsers/${parser.id}/test`, { emailId: '  ' })).json.error.message).toBe('emailId: Please enter a Gmail message ID')
   })
 

@@ -60,6 +60,17 @@ export function ForgotPasswordPage() {
     )
   }
 
+  if (config && !config.canSendMail) {
+    return (
+      <AuthLayout title="Forgot your password?" footer={backToSignIn}>
+        <p role="alert" className="text-sm">
+          This Mailrow server cannot send email, so it cannot send you a reset link. Ask the person who runs it to set up
+          outgoing mail (SMTP), or sign in with Google if your account uses it.
+        </p>
+      </AuthLayout>
+    )
+  }
+
   return (
     <AuthLayout
       title="Forgot your password?"

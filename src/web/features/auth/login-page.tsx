@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { Fingerprint } from 'lucide-react'
 import { useState } from 'react'
 import { useForm, type FieldErrors } from 'react-hook-form'
-import { Link, useNavigate } from 'react-router'
+import { Link, useLocation, useNavigate } from 'react-router'
 import { toast } from 'sonner'
 import type { z } from 'zod'
 import { loginSchema } from '../../../shared/contracts/auth'
@@ -14,6 +14,7 @@ import { Label } from '../../components/ui/label'
 import { authClient, authErrorMessage } from '../../lib/auth-client'
 import { firstFieldError } from '../../lib/first-field-error'
 import { AuthLayout } from './components/auth-layout'
+import { ConfirmEmailNotice } from './components/confirm-email-notice'
 import { GoogleButton } from './components/google-button'
 import { OrDivider } from './components/or-divider'
 import { signInWithGoogle } from './sign-in-with-google'
@@ -21,8 +22,13 @@ import { signInWithGoogle } from './sign-in-with-google'
 type LoginForm = z.input<typeof loginSchema>
 const FIELD_ORDER = ['email', 'password'] as const
 
+/** Navigation state the sign-up page leaves: the address waiting for its confirmation. */
+export type LoginLocationState = { confirmEmail?: string } | null
+
 export function LoginPage() {
   const navigate = useNavigate()
+  const location = useLocation()
+  const [unconfirmedEmail, setUnconfirmedEmail] = useState((location.state as LoginLocationState)?.confirmEmail ?? null)
   const [isPasskeyBusy, setPasskeyBusy] = useState(false)
   const form = useForm<LoginForm, unknown, z.output<typeof loginSchema>>({
     resolver: zodResolver(loginSchema),
@@ -33,6 +39,12 @@ export function LoginPage() {
 
   const onValid = async (values: z.output<typeof loginSchema>) => {
     const { data, error } = await authClient.signIn.email(values)
+    if (error?.code === 'EMAIL_NOT_VERIFIED') {
+      // The server has mailed a fresh link with this answer.
+      setUnconfirmedEmail(values.email)
+      toast.error('Login Failed', { description: "Confirm your email address first: we've sent you a new link." })
+      return
+    }
     if (error) {
       toast.error('Login Failed', { description: authErrorMessage(error, 'Invalid email or password') })
       return
@@ -81,6 +93,7 @@ export function LoginPage() {
         </p>
       }
     >
+      {unconfirmedEmail ? <ConfirmEmailNotice email={unconfirmedEmail} /> : null}
       <form noValidate onSubmit={form.handleSubmit(onValid, onInvalid)} className="grid gap-4">
         <div className="grid gap-2">
           <Label htmlFor="email">Email</Label>

@@ -15,6 +15,7 @@ import { firstFieldError } from '../../lib/first-field-error'
 import { AuthLayout } from './components/auth-layout'
 import { GoogleButton } from './components/google-button'
 import { OrDivider } from './components/or-divider'
+import type { LoginLocationState } from './login-page'
 import { signInWithGoogle } from './sign-in-with-google'
 
 type SignupForm = z.input<typeof signupSchema>
@@ -40,8 +41,9 @@ export function SignupPage() {
       toast.error('Signup Failed', { description: authErrorMessage(error, 'Could not create your account') })
       return
     }
-    toast.success('Account Created!', { description: 'You can now sign in with your credentials.' })
-    navigate(paths.login)
+    // Issue 11: the address is confirmed from the email before the first sign-in.
+    toast.success('Account Created!', { description: 'Check your email and open the confirmation link to sign in.' })
+    navigate(paths.login, { state: { confirmEmail: email } satisfies LoginLocationState })
   }
 
   const onInvalid = (errors: FieldErrors<SignupForm>) => {

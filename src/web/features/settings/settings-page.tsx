@@ -9,6 +9,9 @@ import { AccountSection } from './components/account-section'
 import { ConnectionsSection } from './components/connections-section'
 import { DeleteAccountSection } from './components/delete-account-section'
 import { PasskeySettings } from './components/passkey-settings'
+import { PasswordSettings } from './components/password-settings'
+import { SecurityLog } from './components/security-log'
+import { SessionsSettings } from './components/sessions-settings'
 import { PlanSection } from './components/plan-section'
 import { SettingsSection } from './components/settings-section'
 import { TwoFactorSettings } from './components/two-factor-settings'
@@ -51,10 +54,22 @@ export function SettingsPage() {
             <ConnectionsSection />
             <SettingsSection id="security" title="Security" description="How you prove it's you when you sign in.">
               <div className="flex flex-col gap-8">
+                <PasswordSettings account={account.data} />
+                <hr />
                 <TwoFactorSettings account={account.data} />
                 <hr />
                 <PasskeySettings />
               </div>
+            </SettingsSection>
+            <SettingsSection id="sessions" title="Sessions" description="Where you are signed in.">
+              <SessionsSettings />
+            </SettingsSection>
+            <SettingsSection
+              id="security-log"
+              title="Security log"
+              description="Sign-ins, failed sign-ins and security changes of the last 90 days."
+            >
+              <SecurityLog />
             </SettingsSection>
             <DeleteAccountSection account={account.data} />
           </>

@@ -54,7 +54,11 @@ function TestParserForm({ parser, onClose }: { parser: ParserView; onClose: () =
         },
         onError: (error) => toast.error('Test failed', { description: error.message || 'Failed to test parser' }),
       }),
-    (errors) => toast.error('Email ID required', { description: errors.emailId?.message ?? 'Please enter a Gmail message ID' }),
+    (errors) =>
+      // Spec §8 for an empty ID; an ID that can't be Gmail's says so instead of asking Google.
+      toast.error(isBlank ? 'Email ID required' : 'Invalid email ID', {
+        description: errors.emailId?.message ?? 'Please enter a Gmail message ID',
+      }),
   )
 
   return (

@@ -11,12 +11,15 @@ const MIN_HEIGHT = 320
 const MAX_HEIGHT = 640
 
 /**
- * The document the frame shows. The policy lets nothing load but images and inline styles, on
- * top of the server's sanitising; links open in a new tab without a referrer.
+ * The document the frame shows. The policy lets nothing load but inline styles and images, on
+ * top of the server's sanitising: only inline (data:, cid:) images while remote images are
+ * hidden, so a tracker the sanitiser missed still loads nothing. Links open in a new tab without
+ * a referrer.
  */
-export function emailDocument(html: string): string {
+export function emailDocument(html: string, { allowRemoteImages = false }: { allowRemoteImages?: boolean } = {}): string {
+  const imgSrc = allowRemoteImages ? 'data: cid: https: http:' : 'data: cid:'
   return `<!doctype html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: cid: https: http:; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${imgSrc}; style-src 'unsafe-inline'">
 <meta name="referrer" content="no-referrer">
 <base target="_blank">
 <style>
@@ -37,11 +40,14 @@ export function EmailHtmlFrame({
   title,
   marked,
   onHighlight,
+  allowRemoteImages = false,
 }: {
   html: string
   title: string
   marked: MarkedFields
   onHighlight: (value: HighlightedValue) => void
+  /** The user chose 'Show images'. */
+  allowRemoteImages?: boolean
 }) {
   const frameRef = useRef<HTMLIFrameElement>(null)
   const [frameDocument, setFrameDocument] = useState<Document | null>(null)
@@ -92,7 +98,7 @@ export function EmailHtmlFrame({
     <iframe
       ref={frameRef}
       title={title}
-      srcDoc={emailDocument(html)}
+      srcDoc={emailDocument(html, { allowRemoteImages })}
       sandbox="allow-same-origin allow-popups allow-popups-to-escape-sandbox"
       referrerPolicy="no-referrer"
       className="block w-full rounded-md border bg-white"

@@ -19,6 +19,7 @@ export function EmailView({
   onHighlight,
   onShowImages,
   isLoadingImages,
+  areImagesShown = false,
 }: {
   email: FetchedEmail
   /** Fields already highlighted in this email. */
@@ -27,6 +28,8 @@ export function EmailView({
   /** Absent when images can't be turned on (the built-in sample). */
   onShowImages?: () => void
   isLoadingImages?: boolean
+  /** The user chose 'Show images' (the frame's policy then lets remote images load). */
+  areImagesShown?: boolean
 }) {
   const hasHiddenImages = Boolean(email.bodyHtml?.includes('data-remote-src'))
   return (
@@ -51,7 +54,13 @@ export function EmailView({
         </div>
       )}
       {email.bodyHtml ? (
-        <EmailHtmlFrame html={email.bodyHtml} title={`Email: ${email.subject || 'no subject'}`} marked={marked} onHighlight={onHighlight} />
+        <EmailHtmlFrame
+          html={email.bodyHtml}
+          title={`Email: ${email.subject || 'no subject'}`}
+          marked={marked}
+          onHighlight={onHighlight}
+          allowRemoteImages={areImagesShown && !hasHiddenImages}
+        />
       ) : (
         <EmailTextBody text={email.body} marked={marked} onHighlight={onHighlight} />
       )}

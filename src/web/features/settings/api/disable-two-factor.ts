@@ -7,7 +7,7 @@ export function useDisableTwoFactor() {
   const queryClient = useQueryClient()
   const { refetch: refetchSession } = useSession()
   return useMutation({
-    mutationFn: ({ password }: { password: string }) =>
+    mutationFn: ({ password }: { password?: string }) =>
       authData(authClient.twoFactor.disable({ password }), 'Could not turn off two-factor authentication'),
     onSuccess: async () => {
       await Promise.all([queryClient.invalidateQueries({ queryKey: accountQuery.queryKey }), refetchSession()])

@@ -8,7 +8,7 @@ import { authData } from './auth-data'
  */
 export function useEnableTwoFactor() {
   return useMutation({
-    mutationFn: async ({ password }: { password: string }) => {
+    mutationFn: async ({ password }: { password?: string }) => {
       const result = await authData(authClient.twoFactor.enable({ password }), 'Could not start two-factor setup')
       if (result.method !== 'totp') throw new Error('Could not start two-factor setup')
       return { totpURI: result.totpURI, backupCodes: result.backupCodes }

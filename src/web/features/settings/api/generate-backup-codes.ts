@@ -5,7 +5,7 @@ import { authData } from './auth-data'
 /** Replaces the backup codes: the old ones stop working. */
 export function useGenerateBackupCodes() {
   return useMutation({
-    mutationFn: ({ password }: { password: string }) =>
+    mutationFn: ({ password }: { password?: string }) =>
       authData(authClient.twoFactor.generateBackupCodes({ password }), 'Could not create new backup codes'),
   })
 }

@@ -51,8 +51,17 @@ export function TwoFactorSettings({ account }: { account: AccountView }) {
   const isEnabled = account.twoFactorEnabled
   const dialog = PASSWORD_ACTIONS[action ?? 'enable']
 
+  /** Accounts without a password (Google-only) act from their session; others confirm with it. */
+  function start(next: PasswordAction) {
+    if (account.hasPassword) setAction(next)
+    else void run(next)
+  }
+
   async function runWithPassword(password: string) {
-    if (!action) return
+    if (action) await run(action, password)
+  }
+
+  async function run(action: PasswordAction, password?: string) {
     try {
       if (action === 'enable') {
         setPendingSetup(await enableTwoFactor.mutateAsync({ password }))
@@ -86,12 +95,7 @@ export function TwoFactorSettings({ account }: { account: AccountView }) {
         </div>
       </div>
 
-      {!account.hasPassword && !isEnabled ? (
-        <p className="rounded-md border bg-muted/40 p-3 text-sm text-muted-foreground">
-          Two-factor authentication needs a password, and you sign in with Google. Google's own two-step
-          verification protects your sign-in instead.
-        </p>
-      ) : isEnabled ? (
+      {isEnabled ? (
         <>
           {newBackupCodes ? (
             <div className="flex flex-col gap-3 rounded-lg border p-4">
@@ -104,10 +108,10 @@ export function TwoFactorSettings({ account }: { account: AccountView }) {
             </div>
           ) : null}
           <div className="flex flex-wrap gap-2">
-            <Button variant="outline" onClick={() => setAction('regenerate')}>
+            <Button variant="outline" onClick={() => start('regenerate')}>
               Regenerate backup codes
             </Button>
-            <Button variant="destructive" onClick={() => setAction('disable')}>
+            <Button variant="destructive" onClick={() => start('disable')}>
               Disable two-factor authentication
             </Button>
           </div>
@@ -120,7 +124,7 @@ export function TwoFactorSettings({ account }: { account: AccountView }) {
           onCancel={() => setPendingSetup(null)}
         />
       ) : (
-        <Button className="self-start" onClick={() => setAction('enable')}>
+        <Button className="self-start" onClick={() => start('enable')}>
           Enable two-factor authentication
         </Button>
       )}

@@ -161,6 +161,7 @@ export function TrainStep({
                   onHighlight={onHighlight}
                   onShowImages={fallbackMessage ? undefined : () => setShowImages(true)}
                   isLoadingImages={showImages && emails.isPlaceholderData}
+                  areImagesShown={showImages && !fallbackMessage}
                 />
               )}
               <p className="text-xs text-muted-foreground">
