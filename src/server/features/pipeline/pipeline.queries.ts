@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { connectedAccounts, leases, parsedEmails, parsers } from '../../db/schema'
 
@@ -59,14 +59,37 @@ export async function listSpreadsheetsToWrite(db: Db, userId: string): Promise<s
   return rows.map((r) => r.spreadsheetId!).filter(Boolean)
 }
 
-export function listRowsToWrite(db: Db, spreadsheetId: string, limit: number) {
+/**
+ * Rows to append next, oldest first: queued ones, and 'writing' ones whose last append can no
+ * longer land (its deadline passed before `settledBefore`, or it was answered: attempt at epoch).
+ */
+export function listRowsToWrite(db: Db, spreadsheetId: string, limit: number, settledBefore: Date) {
   return db
     .select()
     .from(parsedEmails)
-    .where(and(eq(parsedEmails.spreadsheetId, spreadsheetId), inArray(parsedEmails.sheetState, ['queued', 'writing'])))
+    .where(
+      and(
+        eq(parsedEmails.spreadsheetId, spreadsheetId),
+        or(
+          eq(parsedEmails.sheetState, 'queued'),
+          and(eq(parsedEmails.sheetState, 'writing'), or(isNull(parsedEmails.sheetAttemptAt), lte(parsedEmails.sheetAttemptAt, settledBefore))),
+        ),
+      ),
+    )
     .orderBy(asc(parsedEmails.receivedAt), asc(parsedEmails.gmailMessageId))
     .limit(limit)
 }
+
+/** Rows of an append whose answer was lost and which Sheets may still be carrying out. */
+export function listRowsInFlight(db: Db, spreadsheetId: string, settledBefore: Date) {
+  return db
+    .select()
+    .from(parsedEmails)
+    .where(and(eq(parsedEmails.spreadsheetId, spreadsheetId), eq(parsedEmails.sheetState, 'writing'), gt(parsedEmails.sheetAttemptAt, settledBefore)))
+}
+
+/** 'writing' with this attempt time: the rows' last append was answered, none of it is still in flight. */
+export const NO_APPEND_IN_FLIGHT = new Date(0)
 
 export function setSheetState(db: Db, ids: string[], state: 'queued' | 'writing' | 'written', at = new Date()) {
   if (ids.length === 0) return Promise.resolve()
