@@ -220,12 +220,17 @@ export const connectedAccounts = pgTable(
     historyId: text('history_id'),
     /** When the last sync finished; a full re-sync looks back from here. */
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    /** Messages the history named but whose download failed: fetched again later, with backoff. */
+    syncBacklog: jsonb('sync_backlog').$type<DeferredMessage[]>().notNull().default([]),
     lastRefreshedAt: timestamp('last_refreshed_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex('connected_accounts_user_provider_idx').on(t.userId, t.provider)],
 )
+
+/** A message whose download failed (a timeout, a 5xx): the sync has moved past it and tries it again at `retryAt`. */
+export type DeferredMessage = { id: string; recordId?: string; attempts: number; retryAt: string }
 
 export type SheetCell = string | number | boolean | null
 export type SheetKey = 'message' | 'message_item'

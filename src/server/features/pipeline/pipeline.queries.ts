@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { connectedAccounts, leases, parsedEmails, parsers } from '../../db/schema'
+import { connectedAccounts, leases, parsedEmails, parsers, type DeferredMessage } from '../../db/schema'
 
 export type LedgerRow = typeof parsedEmails.$inferSelect
 type NewLedgerRow = typeof parsedEmails.$inferInsert
@@ -47,6 +47,14 @@ export function finishRow(db: Db, id: string, set: Partial<NewLedgerRow>) {
   return db
     .update(parsedEmails)
     .set({ ...set, claimedAt: null, processedAt: new Date() })
+    .where(eq(parsedEmails.id, id))
+}
+
+/** Leaves a claimed row for later: its claim runs out at `retryAt`, when any pass may take it again. */
+export function deferRow(db: Db, id: string, { retryAt, leaseMs }: { retryAt: Date; leaseMs: number }) {
+  return db
+    .update(parsedEmails)
+    .set({ claimedAt: new Date(retryAt.getTime() - leaseMs) })
     .where(eq(parsedEmails.id, id))
 }
 
@@ -128,7 +136,17 @@ export function findParsersByIds(db: Db, ids: string[]) {
   return db.select().from(parsers).where(inArray(parsers.id, ids))
 }
 
-export function updateSyncState(db: Db, userId: string, set: { historyId?: string | null; lastSyncedAt?: Date }) {
+/** Which of these Gmail messages already have a ledger row (for any parser) of this user. */
+export async function listKnownMessageIds(db: Db, userId: string, messageIds: string[]): Promise<string[]> {
+  if (messageIds.length === 0) return []
+  const rows = await db
+    .selectDistinct({ id: parsedEmails.gmailMessageId })
+    .from(parsedEmails)
+    .where(and(eq(parsedEmails.userId, userId), inArray(parsedEmails.gmailMessageId, messageIds)))
+  return rows.map((r) => r.id!).filter(Boolean)
+}
+
+export function updateSyncState(db: Db, userId: string, set: { historyId?: string | null; lastSyncedAt?: Date; syncBacklog?: DeferredMessage[] }) {
   return db
     .update(connectedAccounts)
     .set(set)

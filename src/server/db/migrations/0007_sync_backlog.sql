@@ -1,0 +1,1 @@
+ALTER TABLE "connected_accounts" ADD COLUMN "sync_backlog" jsonb DEFAULT '[]'::jsonb NOT NULL;
