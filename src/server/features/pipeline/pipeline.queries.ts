@@ -43,11 +43,12 @@ export function claimRowsForProcessing(
   return db.update(parsedEmails).set({ status: 'processing', claimedAt: now }).where(inArray(parsedEmails.id, ids)).returning()
 }
 
+/** Records a claimed row's outcome; a no-op when the row was finished meanwhile (the Test Parser dialog). */
 export function finishRow(db: Db, id: string, set: Partial<NewLedgerRow>) {
   return db
     .update(parsedEmails)
     .set({ ...set, claimedAt: null, processedAt: new Date() })
-    .where(eq(parsedEmails.id, id))
+    .where(and(eq(parsedEmails.id, id), eq(parsedEmails.status, 'processing')))
 }
 
 /** Leaves a claimed row for later: its claim runs out at `retryAt`, when any pass may take it again. */

@@ -4,7 +4,7 @@ import { startWorker } from '../../../worker/worker'
 import { pipelineDepsOf } from '../../bootstrap'
 import { connectedAccounts, parsedEmails, parsers, users } from '../../db/schema'
 import { createLogger } from '../../lib/logger'
-import { deliverItemOrders, deliverOrders, eventually, expectFaultsFired, INBOX, injectFault, orderEmail, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
+import { deliverItemOrders, deliverOrders, eventually, expectFaultsFired, INBOX, injectFault, ORDER_FIELDS, orderEmail, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
 import { createTestApp, type TestApp } from '../../testing/test-app'
 import { deliverMail, startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
 import { runMailboxPass, type PipelineDeps } from './pipeline.service'
@@ -84,7 +84,7 @@ describe('the pipeline', () => {
     await drain(userId)
 
     const rows = await sheetRows(google, spreadsheetId)
-    expect(rows[0]).toEqual(['Order Number', 'Customer', 'Total', 'Received', 'From', 'Subject', 'Message ID'])
+    expect(rows[0]).toEqual(['Order Number', 'Customer', 'Total', 'Received', 'From', 'Subject', 'Message ID', 'Row Key'])
     expectExactlyOnce(rows, ids)
     const third = rows.find((r) => r[6] === ids[2])!
     const expected = orderEmail(3).expected
@@ -210,6 +210,62 @@ describe('the pipeline', () => {
   })
 })
 
+describe('one writer, and a key that includes the parser', () => {
+  it('two parsers writing to one spreadsheet and matching the same emails each get their rows exactly once', async () => {
+    const { userId, spreadsheetId, client, parser: first } = await userWithOrderParser(t, google, { email: nextEmail() })
+    const { expected: _, ...sample } = orderEmail(0)
+    const sampleId = await deliverMail(google, INBOX, sample)
+    const created = await client.post('/api/parsers', {
+      name: 'Orders again',
+      filters: { filterFrom: 'orders@acme.test', filterSubject: null, filterLabel: null },
+      fields: ORDER_FIELDS,
+      sample: { messageId: sampleId },
+      parserType: 'template',
+      parseAttachments: false,
+      destination: { type: 'existing', spreadsheet: spreadsheetId },
+      parseHistorical: false,
+    })
+    expect(created.status).toBe(201)
+    const second = created.json.parser
+    // Two sheet rows per append, so an email's two rows (one per parser) go in different appends;
+    // the second append is cut before Sheets sees it. Keyed by Message ID alone, the first parser's
+    // row would make the second's look written, and it would be lost.
+    const lost = await injectFault(google, { pathPattern: '/v4/spreadsheets/*/values/*:append', method: 'POST', mode: 'drop', nth: 2, times: 1 })
+    const ids = await deliverOrders(google, 400, 3)
+    await drain(userId, 30, { ...deps, write: { ...deps.write, batchRows: 2 } })
+
+    const body = (await sheetRows(google, spreadsheetId)).slice(1)
+    // The second parser's sample arrived after the first parser started: it is the first's too.
+    const expected = [`${first.id}:${sampleId}`, ...ids.flatMap((id) => [`${first.id}:${id}`, `${second.id}:${id}`])]
+    expect(body.map((r) => r[7]).sort()).toEqual(expected.sort())
+    await expectFaultsFired([lost], [1])
+  })
+
+  it('the Test Parser dialog writes through the ledger: its row is in the sheet once, and the pipeline does not write it again', async () => {
+    const { userId, spreadsheetId, client, parser } = await userWithOrderParser(t, google, { email: nextEmail() })
+    const [id] = await deliverOrders(google, 450, 1)
+    const tested = (await client.post(`/api/parsers/${parser.id}/test`, { emailId: id })).json.result
+    expect(tested).toMatchObject({ success: true, written_to_sheets: true })
+    await drain(userId)
+    await client.post(`/api/parsers/${parser.id}/test`, { emailId: id })
+    expectExactlyOnce(await sheetRows(google, spreadsheetId), [id!])
+    const ledger = await t.db.select().from(parsedEmails).where(eq(parsedEmails.parserId, parser.id))
+    expect(ledger.map((r) => [r.gmailMessageId, r.sheetState])).toEqual([[id, 'written']])
+  })
+
+  it('a parser made before Row Keys keeps writing its old layout, keyed by Message ID', async () => {
+    const { userId, spreadsheetId, parser } = await userWithOrderParser(t, google, { email: nextEmail() })
+    await t.db.update(parsers).set({ sheetKey: 'message' }).where(eq(parsers.id, parser.id))
+    const lost = await injectFault(google, { pathPattern: '/v4/spreadsheets/*/values/*:append', method: 'POST', mode: 'drop-after-write', times: 1 })
+    const ids = await deliverOrders(google, 470, 3)
+    await drain(userId)
+    const body = (await sheetRows(google, spreadsheetId)).slice(1)
+    expect(body.every((r) => r.length === 7)).toBe(true)
+    expectExactlyOnce(await sheetRows(google, spreadsheetId), ids)
+    await expectFaultsFired([lost], [1])
+  })
+})
+
 type ItemOrder = Awaited<ReturnType<typeof deliverItemOrders>>[number]
 
 /** Every item of every order is one row (Message ID + Item # once each), with the order number on it. */
@@ -232,7 +288,7 @@ describe('the pipeline with one row per item', () => {
     await drain(userId)
 
     const rows = await sheetRows(google, spreadsheetId)
-    expect(rows[0]).toEqual(['Order Number', 'Item', 'Price', 'Received', 'From', 'Subject', 'Message ID', 'Item #'])
+    expect(rows[0]).toEqual(['Order Number', 'Item', 'Price', 'Received', 'From', 'Subject', 'Message ID', 'Item #', 'Row Key'])
     expectEveryItemOnce(rows, orders)
     const ledger = await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))
     expect(ledger).toHaveLength(4)

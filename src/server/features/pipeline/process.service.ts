@@ -3,10 +3,9 @@ import { parseEmail } from '../../../engine/mime'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/errors'
 import type { GoogleAccess } from '../connections/connections.service'
-import { emailFacts, extractFromEmail, readStoredTemplate, toSheetRows } from '../extraction/extraction.service'
+import { emailFacts, extractFromEmail, readStoredTemplate, sheetRowsFor } from '../extraction/extraction.service'
 import { getRawMessage } from '../gmail/gmail.service'
 import { getMonthlyUsage } from '../usage/usage.service'
-import { sheetKeyFor } from './sheet-keys'
 import type { RawCache } from './mailbox-sync.service'
 import { claimRowsForProcessing, deferRow, finishRow, findParsersByIds, type LedgerRow } from './pipeline.queries'
 
@@ -118,8 +117,8 @@ async function processRow(
       ? {
           sheetState: 'queued' as const,
           spreadsheetId: parser.destinationConfig!.spreadsheetId,
-          sheetRows: toSheetRows(parser.extractionFields, result, parsed.email, row.gmailMessageId, receivedAt, parser.rowMode),
-          sheetKey: sheetKeyFor(parser.rowMode),
+          sheetRows: sheetRowsFor(parser, result, parsed.email, row.gmailMessageId, receivedAt),
+          sheetKey: parser.sheetKey,
         }
       : {}),
   })

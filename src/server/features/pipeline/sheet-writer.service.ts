@@ -216,7 +216,7 @@ async function ensureHeader(
       spreadsheetId,
       range: `${sheet}!A1`,
       valueInputOption: 'RAW',
-      requestBody: { values: [sheetColumns(parser.extractionFields.map((f) => f.name), parser.rowMode)] },
+      requestBody: { values: [sheetColumns(parser.extractionFields.map((f) => f.name), parser.rowMode, parser.sheetKey)] },
     }),
   )
 }

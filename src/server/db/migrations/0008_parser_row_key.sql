@@ -1,0 +1,3 @@
+ALTER TABLE "parsers" ADD COLUMN "sheet_key" text DEFAULT 'row_key' NOT NULL;--> statement-breakpoint
+-- Parsers made before 012 keep the key their sheets already have (Message ID, plus Item # per item).
+UPDATE "parsers" SET "sheet_key" = CASE WHEN "row_mode" = 'per_item' THEN 'message_item' ELSE 'message' END;
