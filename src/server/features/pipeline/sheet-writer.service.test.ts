@@ -149,4 +149,16 @@ describe('the sheet writer', () => {
     expectEachOnce(await sheetRows(google, spreadsheetId), ids)
     expect(await appendLog()).toEqual({ appends: 1, fired: 1 })
   })
+
+  it('in steady state a pass with new rows makes one Sheets call, the append', async () => {
+    const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: `steady${++n}@example.com` })
+    await deliverOrders(google, 60, 2)
+    await passUntilSettled(userId)
+    await google.control('/requests', { method: 'DELETE' })
+    const ids = await deliverOrders(google, 62, 3)
+    await passUntilSettled(userId)
+    const sheetsCalls = (await google.control('/requests?pathPrefix=/v4/')).json as { total: number; byApi: Record<string, number> }
+    expect(sheetsCalls.byApi).toEqual({ 'sheets.spreadsheets.values.append': 1 })
+    expect((await sheetRows(google, spreadsheetId)).slice(1).filter((r) => ids.includes(r[6]!))).toHaveLength(3)
+  })
 })

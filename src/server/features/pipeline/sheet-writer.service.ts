@@ -39,6 +39,25 @@ export type WriteOptions = {
   now?: () => Date
 }
 
+/**
+ * Per spreadsheet: its first sheet's A1 name and whether its header was checked, so a pass in
+ * steady state makes one Sheets call (the append). Forgotten on a 400/404 (a renamed or deleted
+ * sheet, a bad range), when the next pass reads both again.
+ */
+const layouts = new Map<string, { sheet: string; headerChecked: boolean }>()
+const MAX_LAYOUTS = 50_000
+
+function rememberLayout(spreadsheetId: string, layout: { sheet: string; headerChecked: boolean }) {
+  layouts.delete(spreadsheetId)
+  if (layouts.size >= MAX_LAYOUTS) layouts.delete(layouts.keys().next().value!)
+  layouts.set(spreadsheetId, layout)
+}
+
+function statusOf(error: unknown) {
+  const e = error as { status?: number; response?: { status?: number } }
+  return e.response?.status ?? e.status
+}
+
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /**
@@ -100,8 +119,19 @@ async function writeSpreadsheet(
   const mine = (rows: LedgerRow[]) => rows.filter((r) => r.userId === userId && r.sheetRows?.length)
   return withUserGoogle(db, { userId, access, action: 'Writing to the spreadsheet' }, async (auth, call) => {
     const sheets = sheetsApi(access.google, auth)
-    const sheet = a1Sheet(await firstSheetTitle(sheets, call, spreadsheetId))
-    let headerChecked = false
+    try {
+      return await writeWith(sheets, call)
+    } catch (error) {
+      if ([400, 404].includes(statusOf(error) ?? 0)) layouts.delete(spreadsheetId)
+      throw error
+    }
+  })
+
+  async function writeWith(sheets: sheets_v4.Sheets, call: SheetsCall) {
+    const known = layouts.get(spreadsheetId)
+    const sheet = known?.sheet ?? a1Sheet(await firstSheetTitle(sheets, call, spreadsheetId))
+    let headerChecked = known?.headerChecked ?? false
+    rememberLayout(spreadsheetId, { sheet, headerChecked })
 
     // An append whose answer was lost may land at any moment until its deadline: an email found
     // whole in the sheet is settled now, any other waits (appending it again could double it).
@@ -121,6 +151,7 @@ async function writeSpreadsheet(
       if (!headerChecked) {
         await ensureHeader(db, { sheets, call, spreadsheetId, sheet, rows })
         headerChecked = true
+        rememberLayout(spreadsheetId, { sheet, headerChecked })
       }
       // An email in 'writing' may have landed wholly, in part (it spanned appends) or not at all.
       const unsettled = rows.filter((r) => r.sheetState === 'writing')
@@ -178,7 +209,7 @@ async function writeSpreadsheet(
       }
     }
     return { appendCalls, rowsWritten, ambiguous }
-  })
+  }
 }
 
 type SheetsCall = <R>(request: () => Promise<R>) => Promise<R>
