@@ -26,6 +26,8 @@ const faultSchema = z.object({
   latencyMs: z.number().int().min(0).max(120_000).optional(),
   mode: z.enum(['error', 'latency', 'drop', 'drop-after-write', 'error-after-write']).optional(),
   count: z.number().int().min(1).optional(),
+  times: z.number().int().min(1).optional(),
+  nth: z.number().int().min(1).optional(),
   body: z.unknown().optional(),
   headers: z.record(z.string(), z.string()).optional(),
   seed: z.number().int().optional(),

@@ -85,6 +85,17 @@ describe('fault injection', () => {
     expect(body.requests[0]).toMatchObject({ status: 503, fault: fault.id })
   })
 
+  it('fires on exactly the nth matching request when told nth and times', async () => {
+    const { body: fault } = await t.control('POST', '/faults', { pathPattern: '/v4/spreadsheets/*/values/*:append', status: 503, nth: 2, times: 1 })
+    const outcomes: string[] = []
+    for (const word of ['one', 'two', 'three']) outcomes.push(await appendRow(word).then(() => 'ok', (error) => String(error.status)))
+    expect(outcomes).toEqual(['ok', '503', 'ok'])
+    expect(await columnA()).toEqual(['one', 'three'])
+    const { body } = await t.control('GET', '/requests?api=sheets.spreadsheets.values.append')
+    expect(body.requests.map((r: { fault?: string }) => r.fault ?? null)).toEqual([null, fault.id, null])
+    expect((await t.control('GET', '/faults')).body.faults).toEqual([])
+  })
+
   it('passes headers such as Retry-After, and answers 502 with Google’s HTML page', async () => {
     await t.control('POST', '/faults', { pathPattern: '/v4/**', status: 429, headers: { 'Retry-After': '7' }, count: 1 })
     const limited = await appendRow('x').catch((caught) => caught)

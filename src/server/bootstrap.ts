@@ -62,5 +62,6 @@ export function pipelineDepsOf(deps: Pick<AppDeps, 'google' | 'box' | 'env' | 'g
     access: { google: deps.google, box: deps.box, appUrl: deps.env.APP_URL, retry: deps.googleRetry, pushTopic: deps.env.GMAIL_PUSH_TOPIC },
     ai: deps.ai,
     leaseMs: deps.env.WORKER_LEASE_SECONDS * 1000,
+    write: { ambiguousDeadlineMs: deps.env.SHEETS_WRITE_DEADLINE_SECONDS * 1000 },
   }
 }

@@ -78,6 +78,13 @@ const envSchema = z
     }),
     /** How long a worker's claim on an email or a spreadsheet outlives a crashed worker. */
     WORKER_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(60),
+    /** Longest a Google call may take before it counts as failed (an append then as ambiguous). */
+    GOOGLE_TIMEOUT_SECONDS: z.coerce.number().min(0.05).max(600).default(30),
+    /**
+     * How long Sheets may keep working on a request whose answer we never got (Google's own
+     * deadline is 180 s): rows of such an append are not appended again before it has passed.
+     */
+    SHEETS_WRITE_DEADLINE_SECONDS: z.coerce.number().min(0).max(3600).default(180),
     AI_BASE_URL: optionalUrl(/^https?:$/, 'http(s)'),
     AI_API_KEY: optionalString,
     AI_MODEL_SMART: z.string().trim().min(1).default('gpt-4o-mini'),

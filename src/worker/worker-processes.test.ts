@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from '../server/db/client'
 import { parsedEmails } from '../server/db/schema'
-import { deliverItemOrders, deliverOrders, eventually, sheetRows, userWithOrderParser } from '../server/testing/pipeline-fixtures'
+import { deliverItemOrders, deliverOrders, eventually, injectFault, sheetRows, userWithOrderParser } from '../server/testing/pipeline-fixtures'
 import { createTestApp, TEST_APP_SECRET, type TestApp } from '../server/testing/test-app'
 import { openPostgresTestDatabase } from '../server/testing/test-database'
 import { startTestEmulator, type TestEmulator } from '../server/testing/test-emulator'
@@ -50,6 +50,8 @@ function startWorkerProcess() {
       GOOGLE_EMULATOR_URL: google.url,
       POLL_INTERVAL_SECONDS: '0.5',
       WORKER_LEASE_SECONDS: '3',
+      // The killed worker's append may land late: its rows are looked for, and appended again only after this.
+      SHEETS_WRITE_DEADLINE_SECONDS: '5',
       LOG_LEVEL: 'warn',
       DATA_DIR: mkdtempSync(join(tmpdir(), 'mailrow-worker-')),
     },
@@ -69,6 +71,10 @@ function expectExactlyOnce(rows: string[][], ids: string[]) {
   expect(messageIds.sort()).toEqual([...ids].sort())
 }
 
+/** Some of the user's rows are marked 'writing' and the stalled append has not been answered yet. */
+const appendInFlight = (userId: string, stall: { fired: () => Promise<number> }) => async () =>
+  (await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))).some((r) => r.sheetState === 'writing') && (await stall.fired()) === 0
+
 const settled = (userId: string) => async () =>
   (await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))).filter(
     (r) => r.status === 'success' && r.sheetState === 'written',
@@ -78,16 +84,15 @@ describe('worker processes on one PostgreSQL', () => {
   it('a worker killed with SIGKILL mid-batch and restarted still gives exactly N rows', { timeout: 180_000 }, async () => {
     const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: `killed${++n}@example.com` })
     // Slow appends, so the kill lands while a batch is in flight at Google.
-    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/*/values/*:append', mode: 'latency', latencyMs: 1500 } })
+    const stall = await injectFault(google, { pathPattern: '/v4/spreadsheets/*/values/*:append', mode: 'latency', latencyMs: 1500 })
     const first = startWorkerProcess()
     const ids = await deliverOrders(google, 1, 25)
-    await eventually(
-      async () => (await google.control('/requests?api=sheets.spreadsheets.values.append')).json.total as number,
-      (total) => total > 0,
-      30_000,
-    )
+    // Killed while an append is on its way: its rows are 'writing' and Google hasn't answered yet.
+    await eventually(appendInFlight(userId, stall), (inFlight) => inFlight, 30_000)
     first.kill('SIGKILL')
     await google.control('/faults', { method: 'DELETE' })
+    // The append the worker died in still lands, after the worker is gone.
+    await eventually(stall.fired, (fired) => fired >= 1, 30_000)
     ids.push(...(await deliverOrders(google, 100, 5)))
 
     startWorkerProcess()
@@ -97,16 +102,15 @@ describe('worker processes on one PostgreSQL', () => {
 
   it('a worker killed with SIGKILL mid-batch, one row per item: every item is one row exactly once', { timeout: 180_000 }, async () => {
     const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: `killed-items${++n}@example.com`, lineItems: 'per_item' })
-    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/*/values/*:append', mode: 'latency', latencyMs: 1500 } })
+    const stall = await injectFault(google, { pathPattern: '/v4/spreadsheets/*/values/*:append', mode: 'latency', latencyMs: 1500 })
     const first = startWorkerProcess()
     const orders = await deliverItemOrders(google, 1, [5, 3, 1, 4, 2, 5, 3, 4, 2, 5])
-    await eventually(
-      async () => (await google.control('/requests?api=sheets.spreadsheets.values.append')).json.total as number,
-      (total) => total > 0,
-      30_000,
-    )
+    // Killed while an append is on its way: its rows are 'writing' and Google hasn't answered yet.
+    await eventually(appendInFlight(userId, stall), (inFlight) => inFlight, 30_000)
     first.kill('SIGKILL')
     await google.control('/faults', { method: 'DELETE' })
+    // The append the worker died in still lands, after the worker is gone.
+    await eventually(stall.fired, (fired) => fired >= 1, 30_000)
     orders.push(...(await deliverItemOrders(google, 50, [5, 2])))
 
     startWorkerProcess()

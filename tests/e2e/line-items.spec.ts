@@ -129,7 +129,7 @@ describe('line items', () => {
     await next(page)
     await page.getByRole('heading', { name: 'Choose Destination' }).waitFor()
     const columns = page.getByRole('list', { name: 'Spreadsheet columns' })
-    expect(await columns.getByRole('listitem').allTextContents()).toEqual(['Order Number', 'Item', 'Price', 'Received', 'From', 'Subject', 'Message ID', 'Item #'])
+    expect(await columns.getByRole('listitem').allTextContents()).toEqual(['Order Number', 'Item', 'Price', 'Received', 'From', 'Subject', 'Message ID', 'Item #', 'Row Key'])
 
     await next(page)
     await page.getByRole('heading', { name: 'Review Your Parser' }).waitFor()

@@ -182,7 +182,7 @@ describe('create-parser wizard', () => {
     await page.getByText('Google Sheets Connected').waitFor()
     expect(await page.getByLabel(/Create New Spreadsheet/).isChecked()).toBe(true)
     const columns = page.getByRole('list', { name: 'Spreadsheet columns' })
-    expect(await columns.getByRole('listitem').allTextContents()).toEqual(['Order Number', 'Total', 'Received', 'From', 'Subject', 'Message ID'])
+    expect(await columns.getByRole('listitem').allTextContents()).toEqual(['Order Number', 'Total', 'Received', 'From', 'Subject', 'Message ID', 'Row Key'])
 
     await next(page)
     await page.getByRole('heading', { name: 'Review Your Parser' }).waitFor()

@@ -210,6 +210,8 @@ export const parsers = pgTable(
     parseAttachments: boolean('parse_attachments').notNull().default(false),
     /** per_email: one sheet row per email (line items joined); per_item: one row per line item. */
     rowMode: text('row_mode').$type<RowMode>().notNull().default('per_email'),
+    /** How the sheet writer knows this parser's rows: the Row Key column for parsers made since decision 014. */
+    sheetKey: text('sheet_key').$type<SheetKey>().notNull().default('row_key'),
     /** The sample email the template was learned from (normalised), so it can be relearned. */
     trainingSample: jsonb('training_sample').$type<Record<string, unknown>>(),
     /** Gmail id of the sample (or the built-in sample's id). */
@@ -246,6 +248,8 @@ export const connectedAccounts = pgTable(
     historyId: text('history_id'),
     /** When the last sync finished; a full re-sync looks back from here. */
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    /** Messages the history named but whose download failed: fetched again later, with backoff. */
+    syncBacklog: jsonb('sync_backlog').$type<DeferredMessage[]>().notNull().default([]),
     lastRefreshedAt: timestamp('last_refreshed_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -253,8 +257,12 @@ export const connectedAccounts = pgTable(
   (t) => [uniqueIndex('connected_accounts_user_provider_idx').on(t.userId, t.provider)],
 )
 
+/** A message whose download failed (a timeout, a 5xx): the sync has moved past it and tries it again at `retryAt`. */
+export type DeferredMessage = { id: string; recordId?: string; attempts: number; retryAt: string }
+
 export type SheetCell = string | number | boolean | null
-export type SheetKey = 'message' | 'message_item'
+export type { SheetKey } from '../../shared/contracts/sheets'
+import type { SheetKey } from '../../shared/contracts/sheets'
 
 /** pending and processing are the pipeline's own; the rest are outcomes users see. */
 export const PARSED_EMAIL_STATUSES = ['pending', 'processing', 'success', 'partial', 'failed', 'quota_exceeded', 'skipped'] as const

@@ -137,3 +137,23 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
   }
   return value
 }
+
+/**
+ * Adds a fault to the emulator; `fired()` counts the requests it fired on, from the emulator's
+ * request log (a request is logged once it has been answered, so a stalled one shows when it ends).
+ */
+export async function injectFault(google: TestEmulator, spec: Record<string, unknown>) {
+  const created = await google.control('/faults', { body: spec })
+  if (created.status !== 201) throw new Error(`fault not added: ${JSON.stringify(created.json)}`)
+  const id = created.json.id as string
+  return {
+    id,
+    fired: async () => ((await google.control('/requests')).json.requests as Array<{ fault?: string }>).filter((r) => r.fault === id).length,
+  }
+}
+
+/** Every fault fired exactly as often as it was told to (`times`). */
+export async function expectFaultsFired(faults: Array<{ fired: () => Promise<number> }>, times: number[]) {
+  const fired = await Promise.all(faults.map((f) => f.fired()))
+  if (fired.some((count, i) => count !== times[i])) throw new Error(`faults fired ${JSON.stringify(fired)} times, expected ${JSON.stringify(times)}`)
+}

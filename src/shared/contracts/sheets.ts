@@ -7,8 +7,25 @@ export const METADATA_COLUMNS = ['Received', 'From', 'Subject', 'Message ID'] as
 /** The last column of a one-row-per-item sheet: the item's number in its email (1, 2, …), blank when none was found. */
 export const ITEM_COLUMN = 'Item #'
 
-export function sheetColumns(fieldNames: string[], rowMode: RowMode = 'per_email'): string[] {
-  return [...fieldNames, ...METADATA_COLUMNS, ...(rowMode === 'per_item' ? [ITEM_COLUMN] : [])]
+/**
+ * The last column of a parser's sheet: `<parser id>:<message id>` (`:<item #>` for one row per
+ * item), how the sheet writer knows a row it wrote, even when several parsers write to one sheet.
+ */
+export const ROW_KEY_COLUMN = 'Row Key'
+
+/**
+ * How the writer recognises its rows (docs/decisions/014): `row_key`, the Row Key column (every
+ * parser made since); `message` / `message_item`, Message ID (+ Item #), parsers made before it.
+ */
+export type SheetKey = 'row_key' | 'message' | 'message_item'
+
+export function sheetColumns(fieldNames: string[], rowMode: RowMode = 'per_email', sheetKey: SheetKey = 'row_key'): string[] {
+  return [...fieldNames, ...METADATA_COLUMNS, ...(rowMode === 'per_item' ? [ITEM_COLUMN] : []), ...(sheetKey === 'row_key' ? [ROW_KEY_COLUMN] : [])]
+}
+
+/** The Row Key cell of a parser's row for a message (and item). */
+export function rowKeyCell(parserId: string, messageId: string, item?: number | ''): string {
+  return item === undefined ? `${parserId}:${messageId}` : `${parserId}:${messageId}:${item}`
 }
 
 /** New spreadsheet name (spec §9): the parser name followed by ' - Data'. */

@@ -3,8 +3,9 @@ import { parseTrainedTemplate, runParser, trainParser, type TrainedTemplate } fr
 import { parseEmail, type NormalisedEmail } from '../../../engine/mime'
 import type { ExtractionField, ExtractionResult } from '../../../shared/contracts/extraction'
 import type { RowMode } from '../../../shared/contracts/parsers'
+import { rowKeyCell } from '../../../shared/contracts/sheets'
 import type { ParserType } from '../../../shared/plans'
-import type { SheetCell } from '../../db/schema'
+import type { parsers, SheetCell } from '../../db/schema'
 import { SAMPLE_EMAIL } from '../../../shared/sample-email'
 import type { Env } from '../../env'
 import { AppError } from '../../lib/errors'
@@ -99,6 +100,8 @@ export function toSheetRows(
   messageId: string,
   receivedAt: Date | null,
   rowMode: RowMode = 'per_email',
+  /** With a parser id, each row ends with its Row Key cell (parsers whose sheet key is `row_key`). */
+  rowKeyOf?: { parserId: string },
 ): SheetCell[][] {
   const facts = emailFacts(email)
   const metadata = [(receivedAt ?? facts.date)?.toISOString() ?? '', facts.from, facts.subject, messageId]
@@ -106,10 +109,11 @@ export function toSheetRows(
     const detail = result.details[f.name]
     return detail?.cell ?? detail?.value ?? ''
   })
-  if (rowMode === 'per_email') return [[...emailCells, ...metadata]]
+  const key = (item?: number | '') => (rowKeyOf ? [rowKeyCell(rowKeyOf.parserId, messageId, item)] : [])
+  if (rowMode === 'per_email') return [[...emailCells, ...metadata, ...key()]]
   const items = result.items ?? []
   // No item found: the line-item fields are empty, so the email's own cells say so already.
-  if (items.length === 0) return [[...emailCells, ...metadata, '']]
+  if (items.length === 0) return [[...emailCells, ...metadata, '', ...key('')]]
   return items.map((item, index) => [
     ...fields.map((f, i) => {
       const cell = item[f.name]
@@ -117,6 +121,18 @@ export function toSheetRows(
     }),
     ...metadata,
     index + 1,
+    ...key(index + 1),
   ])
 }
 
+
+/** A parser's sheet rows for an email, ending with the Row Key cell when its sheet key is `row_key`. */
+export function sheetRowsFor(
+  parser: Pick<typeof parsers.$inferSelect, 'id' | 'extractionFields' | 'rowMode' | 'sheetKey'>,
+  result: ExtractionResult,
+  email: NormalisedEmail,
+  messageId: string,
+  receivedAt: Date | null,
+): SheetCell[][] {
+  return toSheetRows(parser.extractionFields, result, email, messageId, receivedAt, parser.rowMode, parser.sheetKey === 'row_key' ? { parserId: parser.id } : undefined)
+}

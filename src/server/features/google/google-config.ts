@@ -15,6 +15,8 @@ export type GoogleConfig = {
   clientSecret: string
   endpoints: GoogleEndpoints
   isEmulator: boolean
+  /** Longest a Google call may take; after that it counts as failed (GOOGLE_TIMEOUT_SECONDS). */
+  timeoutMs?: number
 }
 
 export const GOOGLE_ENDPOINTS: GoogleEndpoints = {
@@ -43,9 +45,10 @@ export function emulatorEndpoints(baseUrl: string): GoogleEndpoints {
 }
 
 /** Real Google with credentials; otherwise the emulator at `emulatorUrl` (demo mode). */
-export function resolveGoogleConfig(env: Pick<Env, 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET'>, emulatorUrl?: string): GoogleConfig {
+export function resolveGoogleConfig(env: Pick<Env, 'GOOGLE_CLIENT_ID' | 'GOOGLE_CLIENT_SECRET'> & Partial<Pick<Env, 'GOOGLE_TIMEOUT_SECONDS'>>, emulatorUrl?: string): GoogleConfig {
+  const timeoutMs = env.GOOGLE_TIMEOUT_SECONDS === undefined ? undefined : Math.round(env.GOOGLE_TIMEOUT_SECONDS * 1000)
   if (env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET && !emulatorUrl) {
-    return { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, endpoints: GOOGLE_ENDPOINTS, isEmulator: false }
+    return { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, endpoints: GOOGLE_ENDPOINTS, isEmulator: false, timeoutMs }
   }
   if (!emulatorUrl) throw new Error('Google is not configured: set GOOGLE_CLIENT_ID/GOOGLE_CLIENT_SECRET or run the emulator')
   return {
@@ -53,6 +56,7 @@ export function resolveGoogleConfig(env: Pick<Env, 'GOOGLE_CLIENT_ID' | 'GOOGLE_
     clientSecret: env.GOOGLE_CLIENT_SECRET ?? DEMO_OAUTH_CLIENT.clientSecret,
     endpoints: emulatorEndpoints(emulatorUrl),
     isEmulator: true,
+    timeoutMs,
   }
 }
 

@@ -19,16 +19,16 @@ export function createOAuthClient(config: GoogleConfig, redirectUri?: string): O
   })
 }
 
-/** Longest a Google call may take; after that it counts as an ambiguous failure. */
+/** Longest a Google call may take by default; after that it counts as an ambiguous failure. */
 export const GOOGLE_TIMEOUT_MS = 30_000
 
 export function gmailApi(config: GoogleConfig, auth: OAuth2Client): gmail_v1.Gmail {
   // Retries are ours (withGoogleRetry), so the client's own are off; a hung call times out.
-  return gmail({ version: 'v1', auth, rootUrl: config.endpoints.apiRootUrl, retry: false, timeout: GOOGLE_TIMEOUT_MS })
+  return gmail({ version: 'v1', auth, rootUrl: config.endpoints.apiRootUrl, retry: false, timeout: config.timeoutMs ?? GOOGLE_TIMEOUT_MS })
 }
 
 export function sheetsApi(config: GoogleConfig, auth: OAuth2Client): sheets_v4.Sheets {
-  return sheets({ version: 'v4', auth, rootUrl: config.endpoints.apiRootUrl, retry: false, timeout: GOOGLE_TIMEOUT_MS })
+  return sheets({ version: 'v4', auth, rootUrl: config.endpoints.apiRootUrl, retry: false, timeout: config.timeoutMs ?? GOOGLE_TIMEOUT_MS })
 }
 
 type GoogleErrorShape = {
@@ -76,9 +76,21 @@ export function isRetryable(error: unknown): boolean {
   if (status === 403) return reasonsOf(e).some((r) => RATE_LIMIT_REASONS.has(r))
   if (status === undefined) {
     const code = typeof e.code === 'string' ? e.code : ''
-    return NETWORK_CODES.has(code) || /socket hang up|fetch failed|network|terminated/i.test(e.message ?? '')
+    // A timed-out call (the client's timeout aborts it) is as transient as a dropped connection.
+    return NETWORK_CODES.has(code) || /socket hang up|fetch failed|network|terminated|aborted|timed? ?out/i.test(e.message ?? '')
   }
   return false
+}
+
+/**
+ * Google may have carried out a write whose call failed this way: a timeout, a dropped connection
+ * or a 5xx (which can come after the write). A 429, a rate-limit 403 or any other 4xx means it
+ * was refused before anything was written.
+ */
+export function isAmbiguousWriteFailure(error: unknown): boolean {
+  const status = statusOf(error as GoogleErrorShape)
+  if (status === undefined) return true
+  return status >= 500
 }
 
 export type RetryOptions = {

@@ -64,7 +64,15 @@ export async function upsertTestResult(db: Db, values: NewParsedEmail) {
         timings: values.timings,
         processedAt: new Date(),
         writtenToSheets: sql`${parsedEmails.writtenToSheets} or ${values.writtenToSheets ?? false}`,
-        ...(values.sheetState === 'written' ? { sheetState: 'written' as const } : {}),
+        // Queued for the sheet only if nothing has been queued for it yet: the sheet writer writes it once.
+        ...(values.sheetState === 'queued'
+          ? {
+              sheetState: sql`case when ${parsedEmails.sheetState} = 'none' then 'queued' else ${parsedEmails.sheetState} end`,
+              sheetRows: sql`case when ${parsedEmails.sheetState} = 'none' then ${JSON.stringify(values.sheetRows)}::jsonb else ${parsedEmails.sheetRows} end`,
+              sheetKey: sql`case when ${parsedEmails.sheetState} = 'none' then ${values.sheetKey} else ${parsedEmails.sheetKey} end`,
+              spreadsheetId: sql`case when ${parsedEmails.sheetState} = 'none' then ${values.spreadsheetId} else ${parsedEmails.spreadsheetId} end`,
+            }
+          : {}),
       },
     })
     .returning()

@@ -85,7 +85,7 @@ describe('POST /api/parsers', () => {
       row_mode: 'per_email',
       destination_config: { type: 'new', spreadsheetName: 'Acme orders - Data', parseHistorical: false, spreadsheetUrl },
     })
-    expect((await sheetValues(parser.destination_config.spreadsheetId))[0]).toEqual(['Order Number', 'Customer', 'Total', 'Received', 'From', 'Subject', 'Message ID'])
+    expect((await sheetValues(parser.destination_config.spreadsheetId))[0]).toEqual(['Order Number', 'Customer', 'Total', 'Received', 'From', 'Subject', 'Message ID', 'Row Key'])
     const dashboard = (await client.get('/api/dashboard')).json.dashboard
     expect(dashboard.stats.activeParsers).toBe(1)
     expect(dashboard.parsers[0].name).toBe('Acme orders')
@@ -138,7 +138,7 @@ describe('one row per item', () => {
     expect(response.status).toBe(201)
     expect(response.json.parser.row_mode).toBe('per_item')
     expect((await sheetValues(response.json.parser.destination_config.spreadsheetId))[0]).toEqual([
-      'Order Number', 'Item', 'Price', 'Received', 'From', 'Subject', 'Message ID', 'Item #',
+      'Order Number', 'Item', 'Price', 'Received', 'From', 'Subject', 'Message ID', 'Item #', 'Row Key',
     ])
     // Left out, it is one row per email, as for every parser before the choice existed.
     expect((await client.post('/api/parsers', await itemInput())).json.parser.row_mode).toBe('per_email')
@@ -149,7 +149,7 @@ describe('one row per item', () => {
     const response = await client.post('/api/parsers', input({ rowMode: 'per_item' }))
     expect(response.status).toBe(201)
     expect(response.json.parser.row_mode).toBe('per_email')
-    expect((await sheetValues(response.json.parser.destination_config.spreadsheetId))[0]).toHaveLength(7)
+    expect((await sheetValues(response.json.parser.destination_config.spreadsheetId))[0]).toHaveLength(8)
   })
 
   it('keeps the plan rules and who may see a parser as they were', async () => {
@@ -221,7 +221,7 @@ describe('testing, pausing and deleting a parser', () => {
     expect(again.json.result.written_to_sheets).toBe(true)
     const values = await sheetValues(parser.destination_config.spreadsheetId)
     expect(values).toHaveLength(2)
-    expect(values[1]).toEqual(['1002', "Seán O'Brien", '$1,234.50', '2026-11-02T10:00:00.000Z', 'Acme Store <orders@acme.test>', 'Order #1002 confirmed', ids[0]])
+    expect(values[1]).toEqual(['1002', "Seán O'Brien", '$1,234.50', '2026-11-02T10:00:00.000Z', 'Acme Store <orders@acme.test>', 'Order #1002 confirmed', ids[0], `${parser.id}:${ids[0]}`])
     expect(values[1]![6]).toBe(ids[0])
 
     const dashboard = (await client.get('/api/dashboard')).json.dashboard

@@ -20,10 +20,11 @@ import type { DestinationConfig } from '../../db/schema'
 import { AppError } from '../../lib/errors'
 import { findUserById } from '../account/account.queries'
 import { getGmailConnectionStatus, type GoogleAccess } from '../connections/connections.service'
-import { emailFacts, extractFromEmail, readStoredTemplate, readEmail, sampleEmail, toSheetRows, trainTemplate } from '../extraction/extraction.service'
+import { emailFacts, extractFromEmail, readStoredTemplate, readEmail, sampleEmail, sheetRowsFor, trainTemplate } from '../extraction/extraction.service'
 import { currentHistoryId, getRawMessage, listMatchingMessageIds, listMatchingRawMessages } from '../gmail/gmail.service'
 import { addPendingEmails, backfillProgress, parserHealth, type LayoutChangedEmail } from '../pipeline/pipeline.service'
-import { appendRows, createSpreadsheet, validateSpreadsheet } from '../sheets/sheets.service'
+import { writeQueuedRows } from '../pipeline/sheet-writer.service'
+import { createSpreadsheet, validateSpreadsheet } from '../sheets/sheets.service'
 import {
   deleteParserById,
   findLedgerRow,
@@ -229,21 +230,11 @@ export async function testParser(
     ai,
   })
   const success = result.status === 'success'
-  const previous = await findLedgerRow(db, parserId, emailId)
-  let written = previous?.writtenToSheets ?? false
-  // A row the pipeline has queued (or is writing) is the pipeline's to write: never both.
-  const pipelineOwnsRow = previous !== undefined && previous.sheetState !== 'none'
-  if (success && !written && !pipelineOwnsRow && parser.destinationConfig) {
-    await appendRows(db, {
-      userId,
-      spreadsheetId: parser.destinationConfig.spreadsheetId,
-      rows: toSheetRows(parser.extractionFields, result, email, emailId, new Date(message.internalDate), parser.rowMode),
-      access,
-    })
-    written = true
-  }
+  // The row goes through the ledger and the one sheet writer, like every other: queued once per
+  // (parser, message), whoever queues it first, and written exactly once.
+  const queue = success && parser.destinationConfig ? parser.destinationConfig.spreadsheetId : null
   const facts = emailFacts(email)
-  await upsertTestResult(db, {
+  const recorded = await upsertTestResult(db, {
     userId,
     parserId,
     gmailMessageId: emailId,
@@ -255,10 +246,26 @@ export async function testParser(
     extractionMethod: result.method,
     error: result.error,
     timings: { extractMs: result.durationMs, totalMs: Math.round(performance.now() - started) },
-    writtenToSheets: written,
     source: 'test',
-    ...(written && !pipelineOwnsRow ? { sheetState: 'written' as const } : {}),
+    ...(queue
+      ? {
+          sheetState: 'queued' as const,
+          spreadsheetId: queue,
+          sheetRows: sheetRowsFor(parser, result, email, emailId, new Date(message.internalDate)),
+          sheetKey: parser.sheetKey,
+        }
+      : {}),
   })
+  let written = recorded.sheetState === 'written'
+  if (queue && !written) {
+    try {
+      await writeQueuedRows(db, { userId, access })
+    } catch (error) {
+      // The row stays queued and the worker writes it; the dialog says it isn't in the sheet yet.
+      if (error instanceof AppError && error.code === 'GOOGLE_REAUTH_REQUIRED') throw error
+    }
+    written = (await findLedgerRow(db, parserId, emailId))?.sheetState === 'written'
+  }
   return {
     success,
     error: success ? null : (result.error ?? 'Failed to test parser'),

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm'
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { connectedAccounts, leases, parsedEmails, parsers } from '../../db/schema'
+import { connectedAccounts, leases, parsedEmails, parsers, type DeferredMessage } from '../../db/schema'
 
 export type LedgerRow = typeof parsedEmails.$inferSelect
 type NewLedgerRow = typeof parsedEmails.$inferInsert
@@ -43,10 +43,19 @@ export function claimRowsForProcessing(
   return db.update(parsedEmails).set({ status: 'processing', claimedAt: now }).where(inArray(parsedEmails.id, ids)).returning()
 }
 
+/** Records a claimed row's outcome; a no-op when the row was finished meanwhile (the Test Parser dialog). */
 export function finishRow(db: Db, id: string, set: Partial<NewLedgerRow>) {
   return db
     .update(parsedEmails)
     .set({ ...set, claimedAt: null, processedAt: new Date() })
+    .where(and(eq(parsedEmails.id, id), eq(parsedEmails.status, 'processing')))
+}
+
+/** Leaves a claimed row for later: its claim runs out at `retryAt`, when any pass may take it again. */
+export function deferRow(db: Db, id: string, { retryAt, leaseMs }: { retryAt: Date; leaseMs: number }) {
+  return db
+    .update(parsedEmails)
+    .set({ claimedAt: new Date(retryAt.getTime() - leaseMs) })
     .where(eq(parsedEmails.id, id))
 }
 
@@ -59,14 +68,37 @@ export async function listSpreadsheetsToWrite(db: Db, userId: string): Promise<s
   return rows.map((r) => r.spreadsheetId!).filter(Boolean)
 }
 
-export function listRowsToWrite(db: Db, spreadsheetId: string, limit: number) {
+/**
+ * Rows to append next, oldest first: queued ones, and 'writing' ones whose last append can no
+ * longer land (its deadline passed before `settledBefore`, or it was answered: attempt at epoch).
+ */
+export function listRowsToWrite(db: Db, spreadsheetId: string, limit: number, settledBefore: Date) {
   return db
     .select()
     .from(parsedEmails)
-    .where(and(eq(parsedEmails.spreadsheetId, spreadsheetId), inArray(parsedEmails.sheetState, ['queued', 'writing'])))
+    .where(
+      and(
+        eq(parsedEmails.spreadsheetId, spreadsheetId),
+        or(
+          eq(parsedEmails.sheetState, 'queued'),
+          and(eq(parsedEmails.sheetState, 'writing'), or(isNull(parsedEmails.sheetAttemptAt), lte(parsedEmails.sheetAttemptAt, settledBefore))),
+        ),
+      ),
+    )
     .orderBy(asc(parsedEmails.receivedAt), asc(parsedEmails.gmailMessageId))
     .limit(limit)
 }
+
+/** Rows of an append whose answer was lost and which Sheets may still be carrying out. */
+export function listRowsInFlight(db: Db, spreadsheetId: string, settledBefore: Date) {
+  return db
+    .select()
+    .from(parsedEmails)
+    .where(and(eq(parsedEmails.spreadsheetId, spreadsheetId), eq(parsedEmails.sheetState, 'writing'), gt(parsedEmails.sheetAttemptAt, settledBefore)))
+}
+
+/** 'writing' with this attempt time: the rows' last append was answered, none of it is still in flight. */
+export const NO_APPEND_IN_FLIGHT = new Date(0)
 
 export function setSheetState(db: Db, ids: string[], state: 'queued' | 'writing' | 'written', at = new Date()) {
   if (ids.length === 0) return Promise.resolve()
@@ -105,7 +137,17 @@ export function findParsersByIds(db: Db, ids: string[]) {
   return db.select().from(parsers).where(inArray(parsers.id, ids))
 }
 
-export function updateSyncState(db: Db, userId: string, set: { historyId?: string | null; lastSyncedAt?: Date }) {
+/** Which of these Gmail messages already have a ledger row (for any parser) of this user. */
+export async function listKnownMessageIds(db: Db, userId: string, messageIds: string[]): Promise<string[]> {
+  if (messageIds.length === 0) return []
+  const rows = await db
+    .selectDistinct({ id: parsedEmails.gmailMessageId })
+    .from(parsedEmails)
+    .where(and(eq(parsedEmails.userId, userId), inArray(parsedEmails.gmailMessageId, messageIds)))
+  return rows.map((r) => r.id!).filter(Boolean)
+}
+
+export function updateSyncState(db: Db, userId: string, set: { historyId?: string | null; lastSyncedAt?: Date; syncBacklog?: DeferredMessage[] }) {
   return db
     .update(connectedAccounts)
     .set(set)

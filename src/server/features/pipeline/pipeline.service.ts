@@ -4,7 +4,7 @@ import type { AiProviderConfig } from '../../../engine/ai'
 import type { Db } from '../../db/client'
 import { parsedEmails } from '../../db/schema'
 import type { GoogleAccess } from '../connections/connections.service'
-import { syncMailbox, type RawCache } from './mailbox-sync.service'
+import { syncMailbox, type RawCache, type SyncOptions } from './mailbox-sync.service'
 import { acquireLease, insertPendingRows, releaseLease } from './pipeline.queries'
 import { DEFAULT_LEASE_MS, processPendingEmails } from './process.service'
 import { writeQueuedRows, type WriteOptions } from './sheet-writer.service'
@@ -16,6 +16,7 @@ export type PipelineDeps = {
   access: GoogleAccess
   ai: AiProviderConfig | null
   write?: WriteOptions
+  sync?: SyncOptions
   /** How long a claim on a row or a spreadsheet outlives a worker that died holding it. */
   leaseMs?: number
 }
@@ -30,7 +31,7 @@ export async function runMailboxPass(db: Db, { userId, deps }: { userId: string;
   if (!(await acquireLease(db, lease))) return { skipped: true as const }
   try {
     const cache: RawCache = new Map()
-    const synced = await syncMailbox(db, { userId, access: deps.access, cache })
+    const synced = await syncMailbox(db, { userId, access: deps.access, cache, options: deps.sync })
     await acquireLease(db, lease)
     const processed = await processPendingEmails(db, { userId, access: deps.access, ai: deps.ai, cache, leaseMs: deps.leaseMs })
     await acquireLease(db, lease)

@@ -2,9 +2,9 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startWorker } from '../../../worker/worker'
 import { pipelineDepsOf } from '../../bootstrap'
-import { parsedEmails, parsers, users } from '../../db/schema'
+import { connectedAccounts, parsedEmails, parsers, users } from '../../db/schema'
 import { createLogger } from '../../lib/logger'
-import { deliverItemOrders, deliverOrders, eventually, INBOX, orderEmail, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
+import { deliverItemOrders, deliverOrders, eventually, expectFaultsFired, INBOX, injectFault, ORDER_FIELDS, orderEmail, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
 import { createTestApp, type TestApp } from '../../testing/test-app'
 import { deliverMail, startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
 import { runMailboxPass, type PipelineDeps } from './pipeline.service'
@@ -13,11 +13,15 @@ let google: TestEmulator
 let t: TestApp
 let deps: PipelineDeps
 let n = 0
+let skewMs = 0
 
 beforeAll(async () => {
   google = await startTestEmulator()
   t = await createTestApp({ emulatorUrl: google.url })
-  deps = { ...pipelineDepsOf(t.deps)!, write: { sleep: async () => {} } }
+  // These faults answer at once, so an unanswered append is looked for at the next attempt; stalls
+  // that outlive the client's timeout (and Sheets' deadline) are sheet-writer.service.test.ts's.
+  // Each drained pass runs a minute after the last as far as the sync's backoff is concerned.
+  deps = { ...pipelineDepsOf(t.deps)!, write: { sleep: async () => {}, ambiguousDeadlineMs: 0 }, sync: { now: () => new Date(Date.now() + skewMs) } }
 })
 afterAll(async () => {
   await t.close()
@@ -29,18 +33,41 @@ beforeEach(async () => {
 
 const nextEmail = () => `pipeline${++n}@example.com`
 
+/** The ledger has no open work and no download waits in the mailbox's backlog. */
+async function isSettled(userId: string) {
+  const open = await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))
+  const [account] = await t.db.select().from(connectedAccounts).where(eq(connectedAccounts.userId, userId))
+  return (account?.syncBacklog.length ?? 0) === 0 && open.every((r) => !['pending', 'processing'].includes(r.status) && !['queued', 'writing'].includes(r.sheetState))
+}
+
 /** Runs passes until the ledger has no open work, as the worker's retries would. */
-async function drain(userId: string, maxPasses = 30) {
+async function drain(userId: string, maxPasses = 30, passDeps = deps) {
   for (let pass = 0; pass < maxPasses; pass++) {
+    skewMs += 60_000
     try {
-      await runMailboxPass(t.db, { userId, deps })
+      await runMailboxPass(t.db, { userId, deps: passDeps })
     } catch {
       continue // a failed pass is retried, as pg-boss would
     }
-    const open = await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))
-    if (open.every((r) => !['pending', 'processing'].includes(r.status) && !['queued', 'writing'].includes(r.sheetState))) return
+    if (await isSettled(userId)) return
   }
   throw new Error('ledger did not settle')
+}
+
+/**
+ * One of each fault, each on a fixed request so it fires in every run: a 429 on a history.list, two
+ * 500s on message downloads, and on the appends: the first answer dropped after the write, the
+ * second a 503 after the write, the third a 500 before anything is written.
+ */
+async function injectOrderFaults() {
+  const append = '/v4/spreadsheets/*/values/*:append'
+  return [
+    await injectFault(google, { pathPattern: '/gmail/v1/users/*/history', status: 429, nth: 2, times: 1 }),
+    await injectFault(google, { pathPattern: '/gmail/v1/users/*/messages/*', status: 500, nth: 3, times: 2 }),
+    await injectFault(google, { pathPattern: append, method: 'POST', mode: 'drop-after-write', nth: 1, times: 1 }),
+    await injectFault(google, { pathPattern: append, method: 'POST', mode: 'error-after-write', status: 503, nth: 1, times: 1 }),
+    await injectFault(google, { pathPattern: append, method: 'POST', status: 500, nth: 1, times: 1 }),
+  ]
 }
 
 function expectExactlyOnce(rows: string[][], ids: string[]) {
@@ -57,7 +84,7 @@ describe('the pipeline', () => {
     await drain(userId)
 
     const rows = await sheetRows(google, spreadsheetId)
-    expect(rows[0]).toEqual(['Order Number', 'Customer', 'Total', 'Received', 'From', 'Subject', 'Message ID'])
+    expect(rows[0]).toEqual(['Order Number', 'Customer', 'Total', 'Received', 'From', 'Subject', 'Message ID', 'Row Key'])
     expectExactlyOnce(rows, ids)
     const third = rows.find((r) => r[6] === ids[2])!
     const expected = orderEmail(3).expected
@@ -73,12 +100,9 @@ describe('the pipeline', () => {
     expect(await sheetRows(google, spreadsheetId)).toHaveLength(13)
   })
 
-  it('with 20% injected 429/500 faults and dropped responses, still exactly N rows', async () => {
+  it('with injected 429s, 5xx before and after the write and a dropped answer, still exactly N rows', async () => {
     const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: nextEmail() })
-    await google.control('/faults', { body: { pathPattern: '/gmail/v1/**', status: 429, rate: 0.1, seed: 7 } })
-    await google.control('/faults', { body: { pathPattern: '/gmail/v1/**', status: 500, rate: 0.1, seed: 8 } })
-    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/**', method: 'POST', status: 500, rate: 0.2, seed: 9 } })
-    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/*/values/*:append', mode: 'drop-after-write', rate: 0.3, seed: 10 } })
+    const faults = await injectOrderFaults()
     const ids: string[] = []
     for (let round = 0; round < 4; round++) {
       ids.push(...(await deliverOrders(google, 100 + round * 5, 5)))
@@ -86,8 +110,7 @@ describe('the pipeline', () => {
     }
     const rows = await sheetRows(google, spreadsheetId)
     expectExactlyOnce(rows, ids)
-    const faults = (await google.control('/faults')).json.faults as Array<{ fired: number }>
-    expect(faults.reduce((sum, f) => sum + f.fired, 0)).toBeGreaterThan(0)
+    await expectFaultsFired(faults, [1, 2, 1, 1, 1])
   })
 
   it('stops at the monthly limit and processes the rest after an upgrade, never dropping one', async () => {
@@ -159,8 +182,8 @@ describe('the pipeline', () => {
     await drain(userId)
     const ledger = await t.db.select().from(parsedEmails).where(eq(parsedEmails.parserId, parser.id))
     expect(ledger.map((r) => [r.status, r.error])).toEqual([
-      ['failed', "The parser's saved template cannot be used (the stored template is version 99, newer than this build reads (1)). Create the parser again."],
-      ['failed', "The parser's saved template cannot be used (the stored template is version 99, newer than this build reads (1)). Create the parser again."],
+      ['failed', "The parser's saved template cannot be used (the stored template is version 99, newer than this build reads (2)). Create the parser again."],
+      ['failed', "The parser's saved template cannot be used (the stored template is version 99, newer than this build reads (2)). Create the parser again."],
     ])
     expect(await sheetRows(google, spreadsheetId)).toHaveLength(1)
   })
@@ -187,6 +210,62 @@ describe('the pipeline', () => {
   })
 })
 
+describe('one writer, and a key that includes the parser', () => {
+  it('two parsers writing to one spreadsheet and matching the same emails each get their rows exactly once', async () => {
+    const { userId, spreadsheetId, client, parser: first } = await userWithOrderParser(t, google, { email: nextEmail() })
+    const { expected: _, ...sample } = orderEmail(0)
+    const sampleId = await deliverMail(google, INBOX, sample)
+    const created = await client.post('/api/parsers', {
+      name: 'Orders again',
+      filters: { filterFrom: 'orders@acme.test', filterSubject: null, filterLabel: null },
+      fields: ORDER_FIELDS,
+      sample: { messageId: sampleId },
+      parserType: 'template',
+      parseAttachments: false,
+      destination: { type: 'existing', spreadsheet: spreadsheetId },
+      parseHistorical: false,
+    })
+    expect(created.status).toBe(201)
+    const second = created.json.parser
+    // Two sheet rows per append, so an email's two rows (one per parser) go in different appends;
+    // the second append is cut before Sheets sees it. Keyed by Message ID alone, the first parser's
+    // row would make the second's look written, and it would be lost.
+    const lost = await injectFault(google, { pathPattern: '/v4/spreadsheets/*/values/*:append', method: 'POST', mode: 'drop', nth: 2, times: 1 })
+    const ids = await deliverOrders(google, 400, 3)
+    await drain(userId, 30, { ...deps, write: { ...deps.write, batchRows: 2 } })
+
+    const body = (await sheetRows(google, spreadsheetId)).slice(1)
+    // The second parser's sample arrived after the first parser started: it is the first's too.
+    const expected = [`${first.id}:${sampleId}`, ...ids.flatMap((id) => [`${first.id}:${id}`, `${second.id}:${id}`])]
+    expect(body.map((r) => r[7]).sort()).toEqual(expected.sort())
+    await expectFaultsFired([lost], [1])
+  })
+
+  it('the Test Parser dialog writes through the ledger: its row is in the sheet once, and the pipeline does not write it again', async () => {
+    const { userId, spreadsheetId, client, parser } = await userWithOrderParser(t, google, { email: nextEmail() })
+    const [id] = await deliverOrders(google, 450, 1)
+    const tested = (await client.post(`/api/parsers/${parser.id}/test`, { emailId: id })).json.result
+    expect(tested).toMatchObject({ success: true, written_to_sheets: true })
+    await drain(userId)
+    await client.post(`/api/parsers/${parser.id}/test`, { emailId: id })
+    expectExactlyOnce(await sheetRows(google, spreadsheetId), [id!])
+    const ledger = await t.db.select().from(parsedEmails).where(eq(parsedEmails.parserId, parser.id))
+    expect(ledger.map((r) => [r.gmailMessageId, r.sheetState])).toEqual([[id, 'written']])
+  })
+
+  it('a parser made before Row Keys keeps writing its old layout, keyed by Message ID', async () => {
+    const { userId, spreadsheetId, parser } = await userWithOrderParser(t, google, { email: nextEmail() })
+    await t.db.update(parsers).set({ sheetKey: 'message' }).where(eq(parsers.id, parser.id))
+    const lost = await injectFault(google, { pathPattern: '/v4/spreadsheets/*/values/*:append', method: 'POST', mode: 'drop-after-write', times: 1 })
+    const ids = await deliverOrders(google, 470, 3)
+    await drain(userId)
+    const body = (await sheetRows(google, spreadsheetId)).slice(1)
+    expect(body.every((r) => r.length === 7)).toBe(true)
+    expectExactlyOnce(await sheetRows(google, spreadsheetId), ids)
+    await expectFaultsFired([lost], [1])
+  })
+})
+
 type ItemOrder = Awaited<ReturnType<typeof deliverItemOrders>>[number]
 
 /** Every item of every order is one row (Message ID + Item # once each), with the order number on it. */
@@ -209,7 +288,7 @@ describe('the pipeline with one row per item', () => {
     await drain(userId)
 
     const rows = await sheetRows(google, spreadsheetId)
-    expect(rows[0]).toEqual(['Order Number', 'Item', 'Price', 'Received', 'From', 'Subject', 'Message ID', 'Item #'])
+    expect(rows[0]).toEqual(['Order Number', 'Item', 'Price', 'Received', 'From', 'Subject', 'Message ID', 'Item #', 'Row Key'])
     expectEveryItemOnce(rows, orders)
     const ledger = await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))
     expect(ledger).toHaveLength(4)
@@ -223,21 +302,13 @@ describe('the pipeline with one row per item', () => {
     const { userId, spreadsheetId } = await userWithOrderParser(t, google, { email: nextEmail(), lineItems: 'per_item' })
     // Three sheet rows per append: most orders are cut between two appends.
     const small = { ...deps, write: { ...deps.write, batchRows: 3 } }
-    await google.control('/faults', { body: { pathPattern: '/gmail/v1/**', status: 429, rate: 0.1, seed: 17 } })
-    await google.control('/faults', { body: { pathPattern: '/gmail/v1/**', status: 500, rate: 0.1, seed: 18 } })
-    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/**', method: 'POST', status: 500, rate: 0.2, seed: 19 } })
-    await google.control('/faults', { body: { pathPattern: '/v4/spreadsheets/*/values/*:append', mode: 'drop-after-write', rate: 0.3, seed: 20 } })
+    const faults = await injectOrderFaults()
     const orders: ItemOrder[] = []
     for (let round = 0; round < 4; round++) {
       orders.push(...(await deliverItemOrders(google, 100 + round * 5, [5, 2, 4, 1, 3].map((c) => (c + round) % 6))))
-      for (let pass = 0; pass < 40; pass++) {
-        await runMailboxPass(t.db, { userId, deps: small }).catch(() => undefined)
-        const open = await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))
-        if (open.every((r) => !['pending', 'processing'].includes(r.status) && !['queued', 'writing'].includes(r.sheetState))) break
-      }
+      await drain(userId, 40, small)
     }
     expectEveryItemOnce(await sheetRows(google, spreadsheetId), orders)
-    const faults = (await google.control('/faults')).json.faults as Array<{ fired: number }>
-    expect(faults.reduce((sum, f) => sum + f.fired, 0)).toBeGreaterThan(0)
+    await expectFaultsFired(faults, [1, 2, 1, 1, 1])
   })
 })

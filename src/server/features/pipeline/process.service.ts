@@ -3,18 +3,19 @@ import { parseEmail } from '../../../engine/mime'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/errors'
 import type { GoogleAccess } from '../connections/connections.service'
-import { emailFacts, extractFromEmail, readStoredTemplate, relearnTemplate, toSheetRows } from '../extraction/extraction.service'
+import { emailFacts, extractFromEmail, readStoredTemplate, relearnTemplate, sheetRowsFor } from '../extraction/extraction.service'
 import { updateParserTemplate } from '../parsers/parsers.queries'
 import { getRawMessage } from '../gmail/gmail.service'
 import { getMonthlyUsage } from '../usage/usage.service'
-import { sheetKeyFor } from './sheet-keys'
 import type { RawCache } from './mailbox-sync.service'
-import { claimRowsForProcessing, finishRow, findParsersByIds, type LedgerRow } from './pipeline.queries'
+import { claimRowsForProcessing, deferRow, finishRow, findParsersByIds, type LedgerRow } from './pipeline.queries'
 
 const BATCH = 50
 const PARALLEL = 8
 /** A row claimed longer ago than this belongs to a worker that died; another may take it. */
 export const DEFAULT_LEASE_MS = 60 * 1000
+/** An email whose download failed after the client's retries is tried again this much later. */
+const RETRY_LATER_MS = 30 * 1000
 
 /**
  * Extracts every pending ledger row of a user, oldest first, within the month's allowance.
@@ -26,7 +27,7 @@ export async function processPendingEmails(
 ) {
   const usage = await getMonthlyUsage(db, { userId, now: now() })
   let used = usage.used
-  const counts = { success: 0, partial: 0, failed: 0, quota_exceeded: 0, skipped: 0 }
+  const counts = { success: 0, partial: 0, failed: 0, quota_exceeded: 0, skipped: 0, deferred: 0 }
   for (;;) {
     const rows = await claimRowsForProcessing(db, { userId, limit: BATCH, leaseMs, includeQuotaExceeded: used < usage.limit, now: now() })
     if (rows.length === 0) break
@@ -43,7 +44,18 @@ export async function processPendingEmails(
       }
     }
     for (let i = 0; i < allowed.length; i += PARALLEL) {
-      const outcomes = await Promise.all(allowed.slice(i, i + PARALLEL).map((row) => processRow(db, { row, parser: row.parserId ? parsers.get(row.parserId) : undefined, userId, access, ai, cache })))
+      const outcomes = await Promise.all(
+        allowed.slice(i, i + PARALLEL).map(async (row) => {
+          try {
+            return await processRow(db, { row, parser: row.parserId ? parsers.get(row.parserId) : undefined, userId, access, ai, cache })
+          } catch (error) {
+            // Google slow or failing for this one email: it waits (still claimed) and the rest go on.
+            if (!(error instanceof AppError) || !['UNAVAILABLE', 'RATE_LIMITED'].includes(error.code)) throw error
+            await deferRow(db, row.id, { retryAt: new Date(now().getTime() + RETRY_LATER_MS), leaseMs })
+            return 'deferred' as const
+          }
+        }),
+      )
       for (const status of outcomes) counts[status]++
     }
   }
@@ -110,8 +122,8 @@ async function processRow(
       ? {
           sheetState: 'queued' as const,
           spreadsheetId: parser.destinationConfig!.spreadsheetId,
-          sheetRows: toSheetRows(parser.extractionFields, result, parsed.email, row.gmailMessageId, receivedAt, parser.rowMode),
-          sheetKey: sheetKeyFor(parser.rowMode),
+          sheetRows: sheetRowsFor(parser, result, parsed.email, row.gmailMessageId, receivedAt),
+          sheetKey: parser.sheetKey,
         }
       : {}),
   })

@@ -1,16 +1,12 @@
-import type { RowMode } from '../../../shared/contracts/parsers'
 import type { SheetCell, SheetKey } from '../../db/schema'
 
 /**
- * How the sheet writer recognises rows it already wrote (docs/decisions/010). One row per email:
- * the Message ID column, the row's last cell. One row per item: Message ID and Item #, the last two
- * cells, so every item of an email has its own key and a half-written email is finished, neither
- * skipped nor doubled.
+ * How the sheet writer recognises rows it already wrote (docs/decisions/010, 014). Parsers made
+ * since 014: the Row Key column, the row's last cell (parser id, message id, item #), so two
+ * parsers writing to one sheet never take each other's rows for their own. Older parsers: one row
+ * per email the Message ID column, the last cell; one row per item Message ID and Item #, the last
+ * two cells.
  */
-export function sheetKeyFor(rowMode: RowMode): SheetKey {
-  return rowMode === 'per_item' ? 'message_item' : 'message'
-}
-
 /** How many trailing cells of a row make up its key. */
 export function keyWidth(key: SheetKey): number {
   return key === 'message_item' ? 2 : 1

@@ -4,14 +4,26 @@ import { sheetColumns } from '../../../shared/contracts/sheets'
 import type { Db } from '../../db/client'
 import type { SheetCell, SheetKey } from '../../db/schema'
 import { withUserGoogle, type GoogleAccess } from '../connections/connections.service'
-import { isRetryable, sheetsApi } from '../google/google.client'
+import { isAmbiguousWriteFailure, isRetryable, sheetsApi } from '../google/google.client'
 import { DEFAULT_LEASE_MS } from './process.service'
 import { a1Sheet, firstSheetTitle } from '../sheets/sheets.service'
 import { columnLetter, keyOf, keyWidth, rowKey } from './sheet-keys'
-import { acquireLease, findParsersByIds, listRowsToWrite, listSpreadsheetsToWrite, releaseLease, setSheetState, type LedgerRow } from './pipeline.queries'
+import {
+  acquireLease,
+  findParsersByIds,
+  listRowsInFlight,
+  listRowsToWrite,
+  listSpreadsheetsToWrite,
+  NO_APPEND_IN_FLIGHT,
+  releaseLease,
+  setSheetState,
+  type LedgerRow,
+} from './pipeline.queries'
 
 /** Sheet rows per values.append: one call carries a whole backlog (Sheets allows ~10 MB per request). */
 export const APPEND_BATCH = 500
+/** Sheets may go on working on a request for up to 180 s after the caller stopped waiting. */
+export const SHEETS_WRITE_DEADLINE_MS = 180_000
 const MAX_ATTEMPTS = 6
 
 export type WriteOptions = {
@@ -19,16 +31,42 @@ export type WriteOptions = {
   baseDelayMs?: number
   /** Sheet rows per append (default APPEND_BATCH); an email with more items than this spans appends. */
   batchRows?: number
+  /**
+   * How long an append whose answer was lost may still land (SHEETS_WRITE_DEADLINE_SECONDS):
+   * its rows are not appended again before then (docs/decisions/013).
+   */
+  ambiguousDeadlineMs?: number
+  now?: () => Date
+}
+
+/**
+ * Per spreadsheet: its first sheet's A1 name and whether its header was checked, so a pass in
+ * steady state makes one Sheets call (the append). Forgotten on a 400/404 (a renamed or deleted
+ * sheet, a bad range), when the next pass reads both again.
+ */
+const layouts = new Map<string, { sheet: string; headerChecked: boolean }>()
+const MAX_LAYOUTS = 50_000
+
+function rememberLayout(spreadsheetId: string, layout: { sheet: string; headerChecked: boolean }) {
+  layouts.delete(spreadsheetId)
+  if (layouts.size >= MAX_LAYOUTS) layouts.delete(layouts.keys().next().value!)
+  layouts.set(spreadsheetId, layout)
+}
+
+function statusOf(error: unknown) {
+  const e = error as { status?: number; response?: { status?: number } }
+  return e.response?.status ?? e.status
 }
 
 const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /**
  * Writes the user's queued rows, one spreadsheet at a time and one append per batch. A write
- * whose outcome is unknown (timeout, 5xx after the write, dropped connection) leaves its emails in
- * 'writing'; before any retry the sheet's key columns are read (Message ID, plus Item # for one
- * row per item), and only the rows not already there are appended. No row is written twice and
- * none is lost.
+ * whose outcome is unknown (timeout, 5xx, dropped connection) leaves its emails in 'writing' with
+ * the time of the attempt. Until Sheets' deadline for that request has passed, its rows are only
+ * looked for (found: written) and never appended again; after it, the key columns are read
+ * (Message ID, plus Item # for one row per item) and only the rows not there are appended. No row
+ * is written twice and none is lost (docs/decisions/009, 010, 011).
  */
 export async function writeQueuedRows(
   db: Db,
@@ -36,6 +74,7 @@ export async function writeQueuedRows(
 ) {
   let appendCalls = 0
   let rowsWritten = 0
+  let ambiguous = 0
   for (const spreadsheetId of await listSpreadsheetsToWrite(db, userId)) {
     const holder = randomUUID()
     const key = `sheet:${spreadsheetId}`
@@ -45,15 +84,18 @@ export async function writeQueuedRows(
       const result = await writeSpreadsheet(db, { userId, spreadsheetId, access, options, renewLease })
       appendCalls += result.appendCalls
       rowsWritten += result.rowsWritten
+      ambiguous += result.ambiguous
     } finally {
       await releaseLease(db, { key, holder })
     }
   }
-  return { appendCalls, rowsWritten }
+  return { appendCalls, rowsWritten, ambiguous }
 }
 
 /** An email's rows still to append, and whether this batch carries all of them. */
 type Slice = { row: LedgerRow; cells: SheetCell[][]; isComplete: boolean }
+
+const isWholeIn = (row: LedgerRow, keys: Set<string>) => row.sheetRows!.every((cells) => keys.has(rowKey(cells, row.sheetKey)))
 
 async function writeSpreadsheet(
   db: Db,
@@ -68,21 +110,48 @@ async function writeSpreadsheet(
   const sleep = options.sleep ?? sleepFor
   const baseDelayMs = options.baseDelayMs ?? 500
   const batchRows = Math.max(1, options.batchRows ?? APPEND_BATCH)
+  const deadlineMs = options.ambiguousDeadlineMs ?? SHEETS_WRITE_DEADLINE_MS
+  const now = options.now ?? (() => new Date())
+  const settledBefore = () => new Date(now().getTime() - deadlineMs)
   let appendCalls = 0
   let rowsWritten = 0
+  let ambiguous = 0
+  const mine = (rows: LedgerRow[]) => rows.filter((r) => r.userId === userId && r.sheetRows?.length)
   return withUserGoogle(db, { userId, access, action: 'Writing to the spreadsheet' }, async (auth, call) => {
     const sheets = sheetsApi(access.google, auth)
-    const sheet = a1Sheet(await firstSheetTitle(sheets, call, spreadsheetId))
-    let headerChecked = false
+    try {
+      return await writeWith(sheets, call)
+    } catch (error) {
+      if ([400, 404].includes(statusOf(error) ?? 0)) layouts.delete(spreadsheetId)
+      throw error
+    }
+  })
+
+  async function writeWith(sheets: sheets_v4.Sheets, call: SheetsCall) {
+    const known = layouts.get(spreadsheetId)
+    const sheet = known?.sheet ?? a1Sheet(await firstSheetTitle(sheets, call, spreadsheetId))
+    let headerChecked = known?.headerChecked ?? false
+    rememberLayout(spreadsheetId, { sheet, headerChecked })
+
+    // An append whose answer was lost may land at any moment until its deadline: an email found
+    // whole in the sheet is settled now, any other waits (appending it again could double it).
+    const inFlight = mine(await listRowsInFlight(db, spreadsheetId, settledBefore()))
+    if (inFlight.length) {
+      const landed = await keysInSheet({ sheets, call, spreadsheetId, sheet, rows: inFlight })
+      const done = inFlight.filter((row) => isWholeIn(row, landed)).map((row) => row.id)
+      await setSheetState(db, done, 'written')
+      rowsWritten += done.length
+    }
 
     for (let attempt = 0; ; ) {
       // Another worker took over an expired lease: stop rather than write beside it.
       if (!(await renewLease())) break
-      const rows = (await listRowsToWrite(db, spreadsheetId, batchRows)).filter((r) => r.userId === userId && r.sheetRows?.length)
+      const rows = mine(await listRowsToWrite(db, spreadsheetId, batchRows, settledBefore()))
       if (rows.length === 0) break
       if (!headerChecked) {
         await ensureHeader(db, { sheets, call, spreadsheetId, sheet, rows })
         headerChecked = true
+        rememberLayout(spreadsheetId, { sheet, headerChecked })
       }
       // An email in 'writing' may have landed wholly, in part (it spanned appends) or not at all.
       const unsettled = rows.filter((r) => r.sheetState === 'writing')
@@ -106,7 +175,8 @@ async function writeSpreadsheet(
       }
       if (batch.length === 0) continue
 
-      // Recorded before the call: if we never hear back, the next attempt checks the sheet first.
+      // Recorded before the call, with its time: if we never hear back, these rows wait out the
+      // request's deadline and the next attempt checks the sheet first.
       await setSheetState(db, batch.map((s) => s.row.id), 'writing')
       try {
         appendCalls++
@@ -117,18 +187,29 @@ async function writeSpreadsheet(
           insertDataOption: 'INSERT_ROWS',
           requestBody: { values: batch.flatMap((s) => s.cells) },
         })
-        // An email cut at the batch's end stays 'writing': the next round reads which items landed.
         const complete = batch.filter((s) => s.isComplete).map((s) => s.row.id)
         await setSheetState(db, complete, 'written')
         rowsWritten += complete.length
+        // An email cut at the batch's end stays 'writing', with nothing in flight: the next round reads which items landed.
+        await setSheetState(db, batch.filter((s) => !s.isComplete).map((s) => s.row.id), 'writing', NO_APPEND_IN_FLIGHT)
         attempt = 0
       } catch (error) {
+        if (isAmbiguousWriteFailure(error)) {
+          // It may still land: its rows stay in flight until the deadline. Other rows go next pass,
+          // so one stalled append costs this spreadsheet one timeout per pass, not six.
+          ambiguous++
+          break
+        }
+        // Refused before anything was written: the rows are as they were.
+        const wasQueued = new Set(rows.filter((r) => r.sheetState === 'queued').map((r) => r.id))
+        await setSheetState(db, batch.filter((s) => wasQueued.has(s.row.id)).map((s) => s.row.id), 'queued')
+        await setSheetState(db, batch.filter((s) => !wasQueued.has(s.row.id)).map((s) => s.row.id), 'writing', NO_APPEND_IN_FLIGHT)
         if (!isRetryable(error) || ++attempt >= MAX_ATTEMPTS) throw error
         await sleep(Math.min(30_000, baseDelayMs * 2 ** attempt) * Math.random())
       }
     }
-    return { appendCalls, rowsWritten }
-  })
+    return { appendCalls, rowsWritten, ambiguous }
+  }
 }
 
 type SheetsCall = <R>(request: () => Promise<R>) => Promise<R>
@@ -166,7 +247,7 @@ async function ensureHeader(
       spreadsheetId,
       range: `${sheet}!A1`,
       valueInputOption: 'RAW',
-      requestBody: { values: [sheetColumns(parser.extractionFields.map((f) => f.name), parser.rowMode)] },
+      requestBody: { values: [sheetColumns(parser.extractionFields.map((f) => f.name), parser.rowMode, parser.sheetKey)] },
     }),
   )
 }

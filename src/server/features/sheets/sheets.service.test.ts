@@ -32,7 +32,7 @@ describe('POST /api/spreadsheets', () => {
     const sheet = (await app.google.control(`/spreadsheets/${spreadsheetId}`)).json
     expect(JSON.stringify(sheet)).toContain('Orders - Data')
     const values = sheet.sheets?.[0]?.values ?? sheet.values?.Sheet1 ?? sheet.sheets?.Sheet1
-    expect(values[0]).toEqual(['Order Number', 'Total', 'Received', 'From', 'Subject', 'Message ID'])
+    expect(values[0]).toEqual(['Order Number', 'Total', 'Received', 'From', 'Subject', 'Message ID', 'Row Key'])
 
     const viewer = await fetch(spreadsheetUrl)
     expect(viewer.status).toBe(200)

@@ -6,7 +6,6 @@ import {
 } from '../../../shared/contracts/sheets'
 import type { RowMode } from '../../../shared/contracts/parsers'
 import type { Db } from '../../db/client'
-import type { SheetCell } from '../../db/schema'
 import { AppError } from '../../lib/errors'
 import { withUserGoogle, type GoogleAccess } from '../connections/connections.service'
 import { sheetsApi } from '../google/google.client'
@@ -30,7 +29,7 @@ export async function createSpreadsheet(
   return withUserGoogle(db, { userId, access, action: 'Creating the spreadsheet' }, async (auth, call) => {
     const sheets = sheetsApi(access.google, auth)
     const title = spreadsheetName(parserName)
-    const columns = sheetColumns(fieldNames, rowMode)
+    const columns = sheetColumns(fieldNames, rowMode, 'row_key')
     // Not retried: a lost response would create a second spreadsheet.
     const created = await sheets.spreadsheets.create({
       requestBody: {
@@ -100,25 +99,3 @@ export function a1Sheet(title: string) {
   return `'${title.replace(/'/g, "''")}'`
 }
 
-/**
- * Appends rows after the table on the first sheet, as RAW values so text from an email never
- * becomes a formula.
- */
-export async function appendRows(
-  db: Db,
-  { userId, spreadsheetId, rows, access }: { userId: string; spreadsheetId: string; rows: SheetCell[][]; access: GoogleAccess },
-) {
-  return withUserGoogle(db, { userId, access, action: 'Writing to the spreadsheet' }, async (auth, call) => {
-    const sheets = sheetsApi(access.google, auth)
-    const title = await firstSheetTitle(sheets, call, spreadsheetId)
-    // Not retried blindly: a lost response may have written the rows (the pipeline settles that).
-    const { data } = await sheets.spreadsheets.values.append({
-      spreadsheetId,
-      range: `${a1Sheet(title)}!A1`,
-      valueInputOption: 'RAW',
-      insertDataOption: 'INSERT_ROWS',
-      requestBody: { values: rows },
-    })
-    return { updatedRange: data.updates?.updatedRange ?? null, updatedRows: data.updates?.updatedRows ?? 0 }
-  })
-}
