@@ -6,12 +6,21 @@ import { TEMPLATES } from '../../tests/fixtures/corpus/templates'
 import { evaluateCorpus } from './corpus-eval'
 
 /**
- * Floors, not targets: the template parser reached 90.5% on the tuning set with one sample and
- * with two when the corpus was extended for issue 9 (`npm run eval:extract` prints the figures).
+ * Floors, not targets: the template parser reached 90.5% on the tuning set when the corpus was
+ * extended for issue 9, and 98.8% (one sample) / 98.6% (two) after the issue's engine work, with
+ * 0.02% of fields wrong in `success` results (`npm run eval:extract` prints the figures).
  * Raise them as the engine improves; never lower them to make a change pass.
  */
-const TUNING_ONE_SAMPLE_FLOOR = 0.9
-const TUNING_TWO_SAMPLES_FLOOR = 0.9
+const TUNING_ONE_SAMPLE_FLOOR = 0.98
+const TUNING_TWO_SAMPLES_FLOOR = 0.98
+/** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
+const SILENTLY_WRONG_CEILING = 0.002
+/**
+ * The held-out senders are never looked at while changing rules; only their totals guard against
+ * a change that generalises worse (they were 90.0% and 0.33% silently wrong when this was set).
+ */
+const HELD_OUT_FLOOR = 0.88
+const HELD_OUT_SILENTLY_WRONG_CEILING = 0.005
 /** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */
 const NEW_SENDERS = new Set(TEMPLATES.slice(19).map((t) => t.id))
 
@@ -36,6 +45,9 @@ describe('accuracy corpus', () => {
     expect(score.templates.every((t) => t.emails >= 20)).toBe(true)
     expect(score.tuning.oneSample.accuracy, misses.slice(0, 20).join('\n')).toBeGreaterThanOrEqual(TUNING_ONE_SAMPLE_FLOOR)
     expect(score.tuning.twoSamples.accuracy).toBeGreaterThanOrEqual(TUNING_TWO_SAMPLES_FLOOR)
+    expect(score.tuning.oneSample.silentlyWrong / score.tuning.oneSample.fields).toBeLessThanOrEqual(SILENTLY_WRONG_CEILING)
+    expect(score.heldOut.oneSample.accuracy).toBeGreaterThanOrEqual(HELD_OUT_FLOOR)
+    expect(score.heldOut.oneSample.silentlyWrong / score.heldOut.oneSample.fields).toBeLessThanOrEqual(HELD_OUT_SILENTLY_WRONG_CEILING)
     // The first nineteen senders are the ones the rules were tuned on: they stay at 99% or better.
     const original = tuning.filter((t) => !NEW_SENDERS.has(t.template))
     const correct = original.reduce((n, t) => n + t.correct, 0)

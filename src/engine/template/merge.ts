@@ -71,7 +71,7 @@ export type LearningSample = { docs: Docs; fields: ExtractionField[] }
 const VIEWS: View[] = ['html', 'text', 'subject']
 
 /** Whether a rule gives, on a sample, what the user highlighted there (a line item: its first item), or nothing where nothing was. */
-function agrees(rule: Rule, field: FieldTemplate, sample: LearningSample, view: View): boolean | null {
+function agrees(rule: Rule, field: FieldTemplate, sample: LearningSample, view: View, items: boolean): boolean | null {
   const doc = sample.docs[view]
   if (!doc) return null
   const want = sample.fields.find((f) => f.name === field.name)
@@ -79,8 +79,12 @@ function agrees(rule: Rule, field: FieldTemplate, sample: LearningSample, view: 
   if (!want) return got === null
   if (!got) return false
   const value = squash(cleanValue(want.value))
+  // A line-item field is highlighted by one of its items; any other field is the whole value.
+  if (!items) return squash(got.value) === value
   return (got.items ?? got.value.split('\n')).some((v) => squash(v) === value)
 }
+
+const ITEM_KINDS = new Set<Rule['kind']>(['rows', 'column', 'list'])
 
 /** The field's shape over every sample's value: a shape the samples disagree on is loosened to text. */
 function mergedShape(field: FieldTemplate, samples: LearningSample[]): Pick<FieldTemplate, 'shape' | 'shapeOptions'> {
@@ -91,8 +95,8 @@ function mergedShape(field: FieldTemplate, samples: LearningSample[]): Pick<Fiel
     const other = detectShape(value, field.type)
     // A number in one sample and a reference in the other: a reference of any form.
     if ((field.shape === 'id' || field.shape === 'number') && (other.shape === 'id' || other.shape === 'number')) return { shape: 'id', shapeOptions: {} }
-    // eslint-disable-next-line no-restricted-properties
-    if (other.shape !== field.shape) return process.env.LOOSE ? { shape: 'text', shapeOptions: {} } : { shape: field.shape, shapeOptions: field.shapeOptions }
+    // Another shape in another sample: the first sample's stays, so values are still checked.
+    if (other.shape !== field.shape) return { shape: field.shape, shapeOptions: field.shapeOptions }
     // Ids of two forms (`123456789012`, `1Z999AA10123456784`) keep no skeleton of their own.
     if (field.shape === 'id' && other.options.skeleton !== field.shapeOptions.skeleton) return { shape: 'id', shapeOptions: {} }
   }
@@ -118,15 +122,21 @@ export function learnFromSamples(samples: LearningSample[]): Template {
   })
   const base = learned[0]!
   if (samples.length === 1) return base
+  // Which fields are line items is the first sample's own say: text made variable by the other
+  // samples can make any lines look alike, and a list learned from that is no evidence of items.
+  const alone = learnTemplate(samples[0]!.docs, samples[0]!.fields)
   const fields = base.fields.map((field) => {
     const merged: FieldTemplate = { ...field, ...mergedShape(field, samples), rules: {} }
     for (const view of VIEWS) {
+      const items = (alone.fields.find((f) => f.name === field.name)?.rules[view] ?? []).some((r) => ITEM_KINDS.has(r.kind))
       const seen = new Set<string>()
       const candidates: Rule[] = []
       const fromFirst = new Set<Rule>()
       for (const template of learned) {
         for (const rule of template.fields.find((f) => f.name === field.name)?.rules[view] ?? []) {
           const key = JSON.stringify(rule)
+          // A field the first sample showed as one value never becomes a list from another sample.
+          if (!items && ITEM_KINDS.has(rule.kind)) continue
           if (!seen.has(key)) {
             seen.add(key)
             candidates.push(rule)
@@ -137,7 +147,7 @@ export function learnFromSamples(samples: LearningSample[]): Template {
       if (candidates.length === 0) continue
       const scored = candidates.map((rule) => {
         let score = 0
-        for (const sample of samples) if (agrees(rule, merged, sample, view) !== false) score++
+        for (const sample of samples) if (agrees(rule, merged, sample, view, items) !== false) score++
         return { rule, score }
       })
       const best = Math.max(...scored.map((s) => s.score))

@@ -49,7 +49,8 @@ export function landmarkOf(doc: Doc, line: number, variable: Span[]): { words: s
     if (!isConstantWord(doc, i, variable)) break
     words.push(t.norm)
   }
-  return words.length >= 1 && words.length <= 5 ? { words, prefix: true } : null
+  // A long sentence of fixed words anchors by its opening ones.
+  return words.length >= 1 ? { words: words.slice(0, 5), prefix: true } : null
 }
 
 /** The line `offset` non-blank lines below `line`, or -1. */
