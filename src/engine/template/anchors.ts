@@ -70,7 +70,8 @@ export function lineWordsOf(doc: Doc, line: number, span: Span, variable: Span[]
     const t = doc.tokens[i]!
     if (t.line !== line || (beforeOnly && t.start >= span[0])) break
     if (t.start < span[1] && t.end > span[0]) continue
-    if (isConstantWord(doc, i, variable)) out.push(t.norm)
+    // A code of capitals (a state, a postcode's letters) is data that changes, not the line's words.
+    if (isConstantWord(doc, i, variable) && !/^\p{Lu}{1,3}$/u.test(doc.text.slice(t.start, t.end))) out.push(t.norm)
   }
   return out
 }

@@ -1,5 +1,6 @@
 import { cellBounds, cellsOf, cleanValue, lineOf, lineText, type Doc } from '../../doc'
 import { findAnchor, isConstantWord, isLabelLine, lineHasWords, lineWordsOf, sameValue, skipGap, wordsOf } from '../anchors'
+import { isStrong } from '../../shapes'
 import { acceptable, applyExtent } from '../extent'
 import type { Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
@@ -7,8 +8,9 @@ import { withoutPenalty } from './candidates'
 import { compiled, linePattern, MAX_PATTERN_LINE } from './pattern'
 
 /** What a landmark rule may skip before a value at the start of its line: a number, or quote marks. */
-export const LEAD = /^(?:\S*\d\S*|[^\p{L}\p{N}\s]{1,3})$/u
-const LEAD_SKIP = /^(?:\S*\d\S*\s+|[^\p{L}\p{N}\s]{1,3}\s*)/u
+export const LEAD = /^(?:\S*\d\S*(?:\s+\p{Lu}{1,3})?|[^\p{L}\p{N}\s]{1,3})$/u
+/** A number, or a postcode with its letters (`3511 LN Utrecht`), or quote marks. */
+const LEAD_SKIP = /^(?:\S*\d\S*(?:\s+\p{Lu}{1,3}(?=\s))?\s+|[^\p{L}\p{N}\s]{1,3}\s*)/u
 
 export function findLandmarks(doc: Doc, landmark: string[], prefix = false): number[] {
   const out: number[] = []
@@ -203,10 +205,14 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
   const cell = cellBounds(doc, span[0])
   const lead = doc.text.slice(cell.start, span[0]).trim()
   const skipLead = lead !== ''
-  let capture: string | undefined
+  let captures: Array<string | undefined> = [undefined]
   if (skipLead && !LEAD.test(lead)) {
-    capture = lineOf(doc, span[1]) === line ? (linePattern(doc, line, span, variable) ?? undefined) : undefined
-    if (!capture) return []
+    const pattern = lineOf(doc, span[1]) === line ? linePattern(doc, line, span, variable) : null
+    // A reference, amount or date that ends its line (`Portland, OR 97209`) is also found as the
+    // line's last token, when the words before it (a state, a city) change from one email to the next.
+    const last = isStrong(field.shape) && !/\s/.test(doc.text.slice(span[0], span[1])) && doc.text.slice(span[1], doc.lineEnd[line]).trim() === '' ? '^.*\\s(\\S+)\\s*$' : null
+    captures = [pattern, last].filter((c): c is string => c !== null)
+    if (captures.length === 0) return []
   }
   // Words before the value are its line's label; words after it belong to the next value.
   const lineWords = lineWordsOf(doc, line, span, variable, true)
@@ -232,7 +238,7 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
     const block = blocks[which]!
     const offset = block.indexOf(line) + 1
     const kinds = block.map((b) => lineKind(lineText(doc, b)))
-    for (const extent of extents) {
+    for (const [extent, capture] of extents.flatMap((e) => captures.map((c) => [e, c] as const))) {
       const rule: Rule = {
         kind: 'landmark',
         landmark,
@@ -249,7 +255,7 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
       }
       if (sameValue(applyLandmark(doc, rule, field), doc.text.slice(span[0], span[1]))) {
         rules.push(rule)
-        break
+        if (!capture || captures.length === 1) break
       }
     }
   }
