@@ -7,19 +7,19 @@ import { evaluateCorpus } from './corpus-eval'
 
 /**
  * Floors, not targets: the template parser reached 90.5% on the tuning set when the corpus was
- * extended for issue 9, and 98.8% (one sample) / 98.6% (two) after the issue's engine work, with
+ * extended for issue 9, and 99.2% (one sample) / 99.4% (two) after the issue's engine work, with
  * 0.02% of fields wrong in `success` results (`npm run eval:extract` prints the figures).
  * Raise them as the engine improves; never lower them to make a change pass.
  */
-const TUNING_ONE_SAMPLE_FLOOR = 0.98
-const TUNING_TWO_SAMPLES_FLOOR = 0.98
+const TUNING_ONE_SAMPLE_FLOOR = 0.99
+const TUNING_TWO_SAMPLES_FLOOR = 0.99
 /** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
 /**
  * The held-out senders are never looked at while changing rules; only their totals guard against
- * a change that generalises worse (they were 90.0% and 0.33% silently wrong when this was set).
+ * a change that generalises worse (they were 91.9% and 0.33% silently wrong when this was set).
  */
-const HELD_OUT_FLOOR = 0.88
+const HELD_OUT_FLOOR = 0.9
 const HELD_OUT_SILENTLY_WRONG_CEILING = 0.005
 /** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */
 const NEW_SENDERS = new Set(TEMPLATES.slice(19).map((t) => t.id))
