@@ -130,6 +130,9 @@ export function alignBlock(sample: string[], target: string[], index: number): n
   const n = sample.length
   const m = target.length
   const sub = (i: number, j: number) => (sample[i] === target[j] ? 0 : 1)
+  // A block's first and last lines (a name, a country) are the least likely to be the optional
+  // ones: dropping them costs a little more, so `Name / Company?` loses the company, not the name.
+  const del = (i: number) => (i === 0 || i === n - 1 ? 1.5 : 1)
   const INF = 1e9
   const F = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(INF))
   const G = Array.from({ length: n + 2 }, () => new Array<number>(m + 2).fill(INF))
@@ -139,7 +142,7 @@ export function alignBlock(sample: string[], target: string[], index: number): n
       const f = F[i]![j]!
       if (f === INF) continue
       if (i < n && j < m) F[i + 1]![j + 1] = Math.min(F[i + 1]![j + 1]!, f + sub(i, j))
-      if (i < n) F[i + 1]![j] = Math.min(F[i + 1]![j]!, f + 1)
+      if (i < n) F[i + 1]![j] = Math.min(F[i + 1]![j]!, f + del(i))
       if (j < m) F[i]![j + 1] = Math.min(F[i]![j + 1]!, f + 1)
     }
   G[n]![m] = 0
@@ -148,7 +151,7 @@ export function alignBlock(sample: string[], target: string[], index: number): n
       if (i === n && j === m) continue
       let g = INF
       if (i < n && j < m) g = Math.min(g, sub(i, j) + G[i + 1]![j + 1]!)
-      if (i < n) g = Math.min(g, 1 + G[i + 1]![j]!)
+      if (i < n) g = Math.min(g, del(i) + G[i + 1]![j]!)
       if (j < m) g = Math.min(g, 1 + G[i]![j + 1]!)
       G[i]![j] = g
     }
@@ -158,7 +161,7 @@ export function alignBlock(sample: string[], target: string[], index: number): n
     const f = F[index]![j]!
     if (f === INF) continue
     if (j < m && f + sub(index, j) + G[index + 1]![j + 1]! === best) places.add(sample[index] === target[j] ? j : -2 - j)
-    if (f + 1 + G[index + 1]![j]! === best) places.add(-1)
+    if (f + del(index) + G[index + 1]![j]! === best) places.add(-1)
   }
   if (places.size !== 1) return -1
   const [place] = places
