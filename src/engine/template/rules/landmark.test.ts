@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import { alignBlock, lineKind } from './landmark'
+
+describe('aligning a block whose lines come and go', () => {
+  const sample = ['Jane Doe', 'Acme Corp', '12 Main St', 'Springfield, IL 62704', 'United States'].map(lineKind)
+
+  it('tells lines apart by their kind: words, numbers, a label, a comma', () => {
+    expect(sample).toEqual(['a', 'a', '9a', 'a,a9', 'a'])
+    expect(lineKind('Phone: 555 0100')).toBe('a:9')
+  })
+
+  it('maps each sample line to its place in the target, or to nothing when it is gone', () => {
+    const target = ['Bob Stone', '77 Elm Road', 'Shelbyville, IL 62565', 'United States'].map(lineKind)
+    expect([0, 1, 2, 3, 4].map((i) => alignBlock(sample, target, i))).toEqual([0, -1, 1, 2, 3])
+  })
+
+  it('keeps the first line (the name) when one of two look-alike lines is missing', () => {
+    const target = ['Bob Stone', '77 Elm Road', 'Shelbyville, IL 62565', 'United States'].map(lineKind)
+    expect(alignBlock(sample, target, 0)).toBe(0)
+  })
+
+  it('gives nothing when two equally good alignments disagree about a line', () => {
+    // Two lines of words in the middle, one of them gone: which one cannot be told.
+    const s = ['Jane Doe', 'Acme Corp', 'Reception', '12 Main St'].map(lineKind)
+    const t = ['Bob Stone', 'Globex', '9 Oak Ave'].map(lineKind)
+    expect(alignBlock(s, t, 1)).toBe(-1)
+    expect(alignBlock(s, t, 2)).toBe(-1)
+    expect(alignBlock(s, t, 3)).toBe(2)
+  })
+})
