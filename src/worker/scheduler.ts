@@ -2,6 +2,8 @@ import type { Db } from '../server/db/client'
 import { claimDueMailboxes, type ClaimedMailbox } from '../server/features/pipeline/pipeline.queries'
 import type { Logger } from '../server/lib/logger'
 
+const STOP_WAIT_MS = 10_000
+
 export type Scheduler = { stop(): Promise<void>; tick(): Promise<void> }
 
 /**
@@ -68,7 +70,9 @@ export function startScheduler({
       stopped = true
       clearInterval(timer)
       await claiming
-      await Promise.allSettled([...running])
+      // A pass stuck on a slow Google call is abandoned after this: its leases expire, nothing is lost.
+      const giveUp = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())
+      await Promise.race([Promise.allSettled([...running]), giveUp])
     },
   }
 }
