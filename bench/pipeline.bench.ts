@@ -3,60 +3,16 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { GMAIL_UNITS } from './latency.bench'
 import { and, eq, inArray } from 'drizzle-orm'
 import { parsedEmails } from '../src/server/db/schema'
-import { createLogger } from '../src/server/lib/logger'
-import { pipelineDepsOf } from '../src/server/bootstrap'
-import { deliverOrders, eventually, sheetRows, userWithOrderParser } from '../src/server/testing/pipeline-fixtures'
+import { deliverOrders, eventually, userWithOrderParser } from '../src/server/testing/pipeline-fixtures'
 import { createTestApp, TEST_APP_SECRET } from '../src/server/testing/test-app'
 import { openPostgresTestDatabase } from '../src/server/testing/test-database'
 import { startTestEmulator, type TestEmulator } from '../src/server/testing/test-emulator'
-import { startWorker } from '../src/worker/worker'
-
-/** Gmail quota units per method (https://developers.google.com/workspace/gmail/api/reference/quota). */
-const GMAIL_UNITS: Record<string, number> = {
-  'gmail.users.getProfile': 1,
-  'gmail.users.labels.list': 1,
-  'gmail.users.messages.list': 5,
-  'gmail.users.messages.get': 5,
-  'gmail.users.history.list': 2,
-}
-
-const percentile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
-}
 
 async function apiCounts(google: TestEmulator) {
   return (await google.control('/requests')).json.byApi as Record<string, number>
-}
-
-/** Arrival-to-row latency with the mailbox polled every 2 s (one in-process worker, PGlite). */
-async function latency(samples: number) {
-  const google = await startTestEmulator()
-  const t = await createTestApp({ emulatorUrl: google.url })
-  try {
-    const { spreadsheetId } = await userWithOrderParser(t, google, { email: 'latency@example.com', plan: 'pro' })
-    const worker = await startWorker({ database: t.deps.database, logger: createLogger('silent'), pipeline: pipelineDepsOf(t.deps), pollIntervalSeconds: 2 })
-    const delays: number[] = []
-    try {
-      for (let i = 0; i < samples; i++) {
-        // Arrivals spread over the poll cycle, as real mail is.
-        await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 1700))
-        const started = performance.now()
-        const [id] = await deliverOrders(google, 10 + i, 1)
-        await eventually(() => sheetRows(google, spreadsheetId), (rows) => rows.some((r) => r[6] === id), 30_000)
-        delays.push(performance.now() - started)
-      }
-    } finally {
-      await worker.stop()
-    }
-    const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
-    console.log(`latency (poll every 2 s, n=${samples}): arrival to row p50 ${s(percentile(delays, 0.5))}, p95 ${s(percentile(delays, 0.95))}`)
-  } finally {
-    await t.close()
-    await google.close()
-  }
 }
 
 /** Sustained throughput with N worker processes on PostgreSQL, plus Google calls per email. */
@@ -113,7 +69,6 @@ async function throughput(workerCount: number, users: number, perUser: number) {
 }
 
 export async function runPipelineBench({ quick = false } = {}) {
-  await latency(quick ? 5 : 20)
   await throughput(1, 4, quick ? 50 : 250)
   await throughput(2, 4, quick ? 50 : 250)
 }

@@ -19,6 +19,15 @@ describe('parseEnv', () => {
     expect(parseEnv({ APP_URL: 'https://mail.example.com/' }).APP_URL).toBe('https://mail.example.com')
   })
 
+  it('polls every 30 s with Google, every 12 minutes as a safety net with push, unless told otherwise', () => {
+    const google = { GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret' }
+    expect(parseEnv(google).POLL_INTERVAL_SECONDS).toBe(30)
+    expect(parseEnv({ ...google, GMAIL_PUSH_TOPIC: 'projects/p/topics/t' }).POLL_INTERVAL_SECONDS).toBe(720)
+    expect(parseEnv({ ...google, GMAIL_PUSH_TOPIC: 'projects/p/topics/t', POLL_INTERVAL_SECONDS: '60' }).POLL_INTERVAL_SECONDS).toBe(60)
+    expect(parseEnv({}).WORKER_CONCURRENCY).toBe(25)
+    expect(() => parseEnv({ WORKER_CONCURRENCY: '0' })).toThrow(/WORKER_CONCURRENCY/)
+  })
+
   it('treats empty strings as unset', () => {
     expect(parseEnv({ DATABASE_URL: '', SMTP_URL: '', APP_SECRET: '' }).DATABASE_URL).toBeUndefined()
   })

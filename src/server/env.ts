@@ -42,6 +42,9 @@ const trustProxy = z
     return z.NEVER
   })
 
+/** The poll interval when Gmail push is on: every 12 minutes, in case a notification was lost. */
+export const PUSH_SAFETY_NET_SECONDS = 720
+
 /**
  * Every setting Mailrow reads, validated once at start-up. Nothing else reads process.env.
  * `.env.example` documents each key.
@@ -70,12 +73,17 @@ const envSchema = z
     GOOGLE_CLIENT_SECRET: optionalString,
     SMTP_URL: optionalUrl(/^smtps?:$/, 'smtp:// or smtps://'),
     MAIL_FROM: z.string().trim().min(3).default('Mailrow <no-reply@mailrow.local>'),
-    /** How often each connected mailbox is checked for new mail (default 30; 3 in demo mode). */
+    /**
+     * How often each connected mailbox is checked for new mail (default 30; 3 in demo mode; 720,
+     * the safety net, when Gmail push is on).
+     */
     POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(3600).optional(),
     /** Pub/Sub topic for Gmail push (projects/P/topics/T); without it mailboxes are only polled. */
     GMAIL_PUSH_TOPIC: optionalString.refine((v) => v === undefined || /^projects\/[^/]+\/topics\/[^/]+$/.test(v), {
       error: 'must look like projects/PROJECT/topics/TOPIC',
     }),
+    /** Mailbox passes one worker process runs at a time (most of a pass is waiting on Google). */
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(25),
     /** How long a worker's claim on an email or a spreadsheet outlives a crashed worker. */
     WORKER_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(60),
     /** Longest a Google call may take before it counts as failed (an append then as ambiguous). */
@@ -107,7 +115,8 @@ const envSchema = z
           : 'none') as 'smtp' | 'outbox' | 'none',
       /** No Google credentials: the app runs against the local Google emulator (demo mode). */
       DEMO_MODE: !env.GOOGLE_CLIENT_ID,
-      POLL_INTERVAL_SECONDS: env.POLL_INTERVAL_SECONDS ?? (env.GOOGLE_CLIENT_ID ? 30 : 3),
+      // With push, a notification makes a mailbox due at once; the poll is only the safety net for a lost one.
+      POLL_INTERVAL_SECONDS: env.POLL_INTERVAL_SECONDS ?? (env.GMAIL_PUSH_TOPIC ? PUSH_SAFETY_NET_SECONDS : env.GOOGLE_CLIENT_ID ? 30 : 3),
     }
   })
 

@@ -31,10 +31,16 @@ async function main() {
   if (emulator) logger.info({ url: emulator.url }, 'demo mode: using the local Google emulator')
 
   let worker: Worker | undefined
-  let sender: Awaited<ReturnType<typeof startJobSender>> | undefined
-  if (env.RUN_WORKER) worker = await startWorker({ database, logger, pipeline: pipelineDepsOf(deps), pollIntervalSeconds: env.POLL_INTERVAL_SECONDS })
-  else if (env.GMAIL_PUSH_TOPIC) sender = await startJobSender(database, logger)
-  deps.requestSync = worker?.requestSync ?? sender?.requestSync
+  if (env.RUN_WORKER) {
+    worker = await startWorker({
+      database,
+      logger,
+      pipeline: pipelineDepsOf(deps),
+      pollIntervalSeconds: env.POLL_INTERVAL_SECONDS,
+      concurrency: env.WORKER_CONCURRENCY,
+    })
+  }
+  deps.requestSync = worker?.requestSync ?? startJobSender(database).requestSync
   if (env.GMAIL_PUSH_TOPIC) {
     logger.info(`Gmail push: point the Pub/Sub push subscription at ${env.APP_URL}/api/gmail/push?token=${pushToken(deps.appSecret)}`)
   }
@@ -52,7 +58,6 @@ async function main() {
     logger.info({ signal }, 'shutting down')
     server.close()
     await emulator?.close().catch(() => {})
-    await sender?.stop().catch(() => {})
     await worker?.stop().catch((error) => logger.error({ err: error }, 'worker did not stop cleanly'))
     await database.close().catch(() => {})
     process.exit(0)

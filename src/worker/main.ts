@@ -29,7 +29,7 @@ async function main() {
     box: createSecretBox(resolveAppSecret(env.APP_SECRET, env.DATA_DIR)),
     ai: aiConfigFromEnv(env),
   })
-  const worker = await startWorker({ database, logger, pipeline, pollIntervalSeconds: env.POLL_INTERVAL_SECONDS })
+  const worker = await startWorker({ database, logger, pipeline, pollIntervalSeconds: env.POLL_INTERVAL_SECONDS, concurrency: env.WORKER_CONCURRENCY })
   const stop = async () => {
     await worker.stop()
     await database.close()

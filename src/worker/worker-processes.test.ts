@@ -6,6 +6,8 @@ import { eq } from 'drizzle-orm'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { Database } from '../server/db/client'
 import { parsedEmails } from '../server/db/schema'
+import { createSecretBox } from '../server/lib/crypto'
+import { seedConnectedMailboxes } from '../server/testing/mailbox-fixtures'
 import { deliverItemOrders, deliverOrders, eventually, injectFault, sheetRows, userWithOrderParser } from '../server/testing/pipeline-fixtures'
 import { createTestApp, TEST_APP_SECRET, type TestApp } from '../server/testing/test-app'
 import { openPostgresTestDatabase } from '../server/testing/test-database'
@@ -40,7 +42,7 @@ afterEach(() => {
 })
 
 /** `npm run worker` as its own process, on the test database and the test emulator. */
-function startWorkerProcess() {
+function startWorkerProcess(extraEnv: Record<string, string> = {}) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker/main.ts'], {
     env: {
       ...process.env,
@@ -54,6 +56,7 @@ function startWorkerProcess() {
       SHEETS_WRITE_DEADLINE_SECONDS: '5',
       LOG_LEVEL: 'warn',
       DATA_DIR: mkdtempSync(join(tmpdir(), 'mailrow-worker-')),
+      ...extraEnv,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
@@ -130,5 +133,21 @@ describe('worker processes on one PostgreSQL', () => {
     }
     await eventually(settled(userId), (count) => count === ids.length, 120_000)
     expectExactlyOnce(await sheetRows(google, spreadsheetId), ids)
+  })
+
+  it('two overloaded worker processes still poll every mailbox: none is starved', { timeout: 120_000 }, async () => {
+    // 300 mailboxes due every 0.5 s is more than two workers with one pass at a time can do: taken
+    // longest-waiting first, each still gets its turn; taken in any other order, some never do.
+    const seeded = await seedConnectedMailboxes(t.db, { count: 300, prefix: `many${++n}-`, google, box: createSecretBox(TEST_APP_SECRET) })
+    await google.control('/requests', { method: 'DELETE' })
+    startWorkerProcess({ WORKER_CONCURRENCY: '1', POLL_INTERVAL_SECONDS: '0.5' })
+    startWorkerProcess({ WORKER_CONCURRENCY: '1', POLL_INTERVAL_SECONDS: '0.5' })
+    const pollsOf = async () => {
+      const { requests } = (await google.control('/requests?api=gmail.users.history.list')).json as { requests: { email?: string }[] }
+      const counts = new Map<string, number>()
+      for (const r of requests) if (r.email) counts.set(r.email, (counts.get(r.email) ?? 0) + 1)
+      return seeded.filter((s) => (counts.get(s.email) ?? 0) >= 3).length
+    }
+    await eventually(pollsOf, (polled) => polled === seeded.length, 60_000)
   })
 })

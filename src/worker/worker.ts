@@ -1,18 +1,22 @@
 import PgBoss from 'pg-boss'
-import type { Database } from '../server/db/client'
-import { MAILBOX_SYNC_JOB } from '../server/features/pipeline/pipeline.jobs'
-import { listUsersToSync } from '../server/features/pipeline/pipeline.queries'
-import type { PipelineDeps } from '../server/features/pipeline/pipeline.service'
+import type { Database, Db } from '../server/db/client'
+import { makeMailboxDue } from '../server/features/pipeline/pipeline.queries'
+import { runScheduledPass, type PipelineDeps } from '../server/features/pipeline/pipeline.service'
 import type { Logger } from '../server/lib/logger'
 import type { JobDefinition } from './job'
 import { jobRegistry } from './registry'
+import { startScheduler } from './scheduler'
 
 export type Worker = { boss: PgBoss; stop(): Promise<void>; pollNow(): Promise<void>; requestSync(userId: string): Promise<void> }
 
+/** Default passes at a time per worker process (WORKER_CONCURRENCY). */
+export const DEFAULT_CONCURRENCY = 25
+
 /**
- * Starts pg-boss on the app's database, registers every job and polls mailboxes. Any number of
- * workers can share one PostgreSQL: pg-boss hands each job to one of them (SKIP LOCKED), and
- * singleton keys keep the pollers of several workers from piling up duplicate syncs.
+ * Starts pg-boss on the app's database for the background jobs, and the mailbox scheduler: every
+ * worker claims due mailboxes from the database (FOR UPDATE SKIP LOCKED) and runs up to
+ * `concurrency` passes at a time, so any number of workers share one PostgreSQL without
+ * re-queuing each other's mailboxes.
  */
 export async function startWorker({
   database,
@@ -20,12 +24,14 @@ export async function startWorker({
   jobs = jobRegistry,
   pipeline,
   pollIntervalSeconds = 30,
+  concurrency = DEFAULT_CONCURRENCY,
 }: {
   database: Database
   logger: Logger
   jobs?: JobDefinition[]
   pipeline?: PipelineDeps
   pollIntervalSeconds?: number
+  concurrency?: number
 }): Promise<Worker> {
   const boss = new PgBoss({ db: database.sql as PgBoss.Db, schema: 'pgboss' })
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'))
@@ -36,7 +42,8 @@ export async function startWorker({
     await boss.createQueue(job.name, queue)
     // A queue made by an older version keeps its options unless told otherwise.
     await boss.updateQueue(job.name, queue)
-    await boss.work(job.name, { pollingIntervalSeconds: 0.5 }, async ([item]) => {
+    // Mail doesn't go through pg-boss (the scheduler below), so its jobs are rare: a slow poll will do.
+    await boss.work(job.name, { pollingIntervalSeconds: 2 }, async ([item]) => {
       if (!item) return
       const parsed = job.schema.safeParse(item.data ?? {})
       if (!parsed.success) {
@@ -49,49 +56,41 @@ export async function startWorker({
     if (job.schedule) await boss.schedule(job.name, job.schedule, {}, { tz: 'UTC' })
   }
 
-  const hasSync = jobs.some((job) => job.name === MAILBOX_SYNC_JOB)
-  async function pollNow() {
-    if (!hasSync || !pipeline) return
-    for (const userId of await listUsersToSync(database.db)) {
-      await requestSync(boss, userId)
-    }
-  }
-  let polling = false
-  const timer = setInterval(() => {
-    if (polling) return
-    polling = true
-    pollNow()
-      .catch((error) => logger.error({ err: error }, 'mailbox poll failed'))
-      .finally(() => {
-        polling = false
+  const intervalMs = pollIntervalSeconds * 1000
+  const passLogger = logger.child({ job: 'mailbox.pass' })
+  const scheduler = pipeline
+    ? startScheduler({
+        db: database.db,
+        logger,
+        concurrency,
+        intervalMs,
+        // A mailbox made due (push, a new parser) waits at most this long; an idle tick is one small statement.
+        tickMs: Math.min(1000, Math.max(100, intervalMs / 4)),
+        runPass: (mailbox) => runScheduledPass(database.db, { mailbox, deps: pipeline, logger: passLogger }),
       })
-  }, pollIntervalSeconds * 1000)
-  timer.unref()
+    : undefined
 
-  logger.info({ jobs: jobs.map((j) => j.name), pollIntervalSeconds }, 'worker started')
+  logger.info({ jobs: jobs.map((j) => j.name), pollIntervalSeconds, concurrency }, 'worker started')
   return {
     boss,
-    pollNow,
-    requestSync: (userId) => requestSync(boss, userId),
+    pollNow: async () => scheduler?.tick(),
+    requestSync: (userId) => requestSync(database.db, userId),
     async stop() {
-      clearInterval(timer)
+      await scheduler?.stop()
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 })
     },
   }
 }
 
-/** Queues a sync of one mailbox; at most one waits per mailbox however often it is asked. */
-async function requestSync(boss: PgBoss, userId: string) {
-  await boss.send(MAILBOX_SYNC_JOB, { userId }, { singletonKey: userId })
+/** Makes a mailbox due now: a worker's scheduler hands it out within a tick. */
+async function requestSync(db: Db, userId: string) {
+  await makeMailboxDue(db, userId)
 }
 
 /**
- * For web processes that run no worker (RUN_WORKER=false): a queue client that only sends, so
- * Gmail push can still ask the workers for a sync at once.
+ * For web processes that run no worker (RUN_WORKER=false): Gmail push only has to make the mailbox
+ * due, which the workers' schedulers see on their next tick.
  */
-export async function startJobSender(database: Database, logger: Logger) {
-  const boss = new PgBoss({ db: database.sql as PgBoss.Db, schema: 'pgboss', supervise: false, schedule: false })
-  boss.on('error', (error) => logger.error({ err: error }, 'job queue error'))
-  await boss.start()
-  return { requestSync: (userId: string) => requestSync(boss, userId), stop: () => boss.stop({ graceful: false }) }
+export function startJobSender(database: Database) {
+  return { requestSync: (userId: string) => requestSync(database.db, userId), stop: async () => {} }
 }

@@ -250,11 +250,16 @@ export const connectedAccounts = pgTable(
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
     /** Messages the history named but whose download failed: fetched again later, with backoff. */
     syncBacklog: jsonb('sync_backlog').$type<DeferredMessage[]>().notNull().default([]),
+    /** When the scheduler next hands this mailbox to a worker (claimed with FOR UPDATE SKIP LOCKED: docs/decisions/015). */
+    nextPollAt: timestamp('next_poll_at', { withTimezone: true }).notNull().defaultNow(),
     lastRefreshedAt: timestamp('last_refreshed_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('connected_accounts_user_provider_idx').on(t.userId, t.provider)],
+  (t) => [
+    uniqueIndex('connected_accounts_user_provider_idx').on(t.userId, t.provider),
+    index('connected_accounts_due_idx').on(t.nextPollAt).where(sql`${t.status} = 'connected'`),
+  ],
 )
 
 /** A message whose download failed (a timeout, a 5xx): the sync has moved past it and tries it again at `retryAt`. */
@@ -309,6 +314,9 @@ export const parsedEmails = pgTable(
     index('parsed_emails_sheet_queue_idx').on(t.spreadsheetId, t.sheetState),
     index('parsed_emails_user_processed_idx').on(t.userId, t.processedAt.desc()),
     index('parsed_emails_parser_processed_idx').on(t.parserId, t.processedAt.desc()),
+    // Open work is a sliver of the ledger: the scheduler asks "does this user have any?" per pass.
+    index('parsed_emails_open_work_idx').on(t.userId).where(sql`${t.status} in ('pending', 'processing', 'quota_exceeded')`),
+    index('parsed_emails_open_writes_idx').on(t.userId).where(sql`${t.sheetState} in ('queued', 'writing')`),
     uniqueIndex('parsed_emails_parser_message_idx')
       .on(t.parserId, t.gmailMessageId)
       .where(sql`${t.gmailMessageId} is not null`),

@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { devOutbox, parsedEmails, parsers, sessions, users, verifications } from '../../db/schema'
 import PgBoss from 'pg-boss'
-import { MAILBOX_SYNC_JOB } from '../pipeline/pipeline.jobs'
 import { createTestApp, signUpAndIn, VALID_PASSWORD, type TestApp } from '../../testing/test-app'
 
 let t: TestApp
@@ -71,12 +70,14 @@ describe('account deletion leaves nothing behind', () => {
       value: JSON.stringify({ userId, codeVerifier: 'v' }),
       expiresAt: new Date(Date.now() + 60_000),
     })
+    // Any queued job that names the user.
+    const USER_JOB = 'test.user-job'
     const boss = new PgBoss({ db: t.deps.database.sql as PgBoss.Db, schema: 'pgboss', supervise: false, schedule: false })
     await boss.start()
     try {
-      await boss.createQueue(MAILBOX_SYNC_JOB)
-      await boss.send(MAILBOX_SYNC_JOB, { userId }, { singletonKey: userId })
-      await boss.send(MAILBOX_SYNC_JOB, { userId: otherId }, { singletonKey: otherId })
+      await boss.createQueue(USER_JOB)
+      await boss.send(USER_JOB, { userId }, { singletonKey: userId })
+      await boss.send(USER_JOB, { userId: otherId }, { singletonKey: otherId })
     } finally {
       await boss.stop({ graceful: false })
     }

@@ -151,13 +151,30 @@ export async function markNeedsReconnect(db: Db, { userId, reason }: { userId: s
   await updateGmailConnection(db, userId, { status: 'needs_reconnect', statusReason: reason })
 }
 
+type Connection = NonNullable<Awaited<ReturnType<typeof findGmailConnectionByUser>>>
+
+/**
+ * OAuth clients kept per user, so a pass in steady state builds no client, decrypts nothing and
+ * refreshes a token only when Google's hour is up. An entry is used only while the stored
+ * ciphertext is the one it was made from (a reconnect or another worker's refresh replaces it).
+ */
+const clients = new Map<string, { client: OAuth2Client; accessToken: string; refreshToken: string }>()
+const MAX_CLIENTS = 20_000
+
 /** An OAuth client holding the user's tokens; refreshed tokens are saved encrypted. */
-export async function getAuthorizedClient(db: Db, { userId, access }: { userId: string; access: GoogleAccess }): Promise<OAuth2Client> {
-  const connection = await findGmailConnectionByUser(db, userId)
+export async function getAuthorizedClient(
+  db: Db,
+  { userId, access, connection: known }: { userId: string; access: GoogleAccess; connection?: Connection },
+): Promise<OAuth2Client> {
+  const connection = known ?? (await findGmailConnectionByUser(db, userId))
   if (!connection) throw new AppError('VALIDATION', 'Gmail is not connected. Connect your Gmail account first.')
   if (connection.status === 'needs_reconnect') {
     throw new AppError('GOOGLE_REAUTH_REQUIRED', connection.statusReason ?? 'Please reconnect your Gmail account.')
   }
+  const cacheKey = `${access.google.clientId}|${access.google.endpoints.tokenUrl}|${userId}`
+  const cached = clients.get(cacheKey)
+  if (cached && cached.accessToken === connection.accessToken && cached.refreshToken === connection.refreshToken) return cached.client
+
   const client = createOAuthClient(access.google)
   let credentials
   try {
@@ -172,15 +189,23 @@ export async function getAuthorizedClient(db: Db, { userId, access }: { userId: 
     throw new AppError('GOOGLE_REAUTH_REQUIRED', 'Please reconnect your Gmail account.')
   }
   client.setCredentials(credentials)
+  const entry = { client, accessToken: connection.accessToken, refreshToken: connection.refreshToken }
   client.on('tokens', (tokens) => {
     if (!tokens.access_token) return
+    const accessToken = access.box.encrypt(tokens.access_token)
+    const refreshToken = tokens.refresh_token ? access.box.encrypt(tokens.refresh_token) : entry.refreshToken
+    // What the database will hold: the next pass keeps using this client.
+    Object.assign(entry, { accessToken, refreshToken })
     void updateGmailConnection(db, userId, {
-      accessToken: access.box.encrypt(tokens.access_token),
-      ...(tokens.refresh_token ? { refreshToken: access.box.encrypt(tokens.refresh_token) } : {}),
+      accessToken,
+      refreshToken,
       accessTokenExpiresAt: tokens.expiry_date ? new Date(tokens.expiry_date) : null,
       lastRefreshedAt: new Date(),
     }).catch(() => {})
   })
+  clients.delete(cacheKey)
+  if (clients.size >= MAX_CLIENTS) clients.delete(clients.keys().next().value!)
+  clients.set(cacheKey, entry)
   return client
 }
 
@@ -191,10 +216,10 @@ export async function getAuthorizedClient(db: Db, { userId, access }: { userId: 
  */
 export async function withUserGoogle<T>(
   db: Db,
-  { userId, access, action }: { userId: string; access: GoogleAccess; action: string },
+  { userId, access, action, connection }: { userId: string; access: GoogleAccess; action: string; connection?: Connection },
   run: (client: OAuth2Client, call: <R>(request: () => Promise<R>) => Promise<R>) => Promise<T>,
 ): Promise<T> {
-  const client = await getAuthorizedClient(db, { userId, access })
+  const client = await getAuthorizedClient(db, { userId, access, connection })
   try {
     return await run(client, (request) => withGoogleRetry(request, access.retry))
   } catch (error) {

@@ -5,7 +5,7 @@ import { withUserGoogle, type GoogleAccess } from '../connections/connections.se
 import { findGmailConnectionByUser } from '../connections/connections.queries'
 import { gmailApi, isInvalidGrant } from '../google/google.client'
 import { matchesFilters } from '../gmail/gmail-matcher'
-import { insertPendingRows, listActiveParsersByUser, listKnownMessageIds, updateSyncState } from './pipeline.queries'
+import { insertPendingRows, listActiveParsersByUser, listKnownMessageIds, updateSyncState, type ClaimedMailbox } from './pipeline.queries'
 
 const PARALLEL_GETS = 8
 /** A full re-sync (history too old) looks this far back before the last sync, at most this many messages. */
@@ -80,21 +80,29 @@ function isFatal(error: unknown) {
  */
 export async function syncMailbox(
   db: Db,
-  { userId, access, cache, options = {} }: { userId: string; access: GoogleAccess; cache?: RawCache; options?: SyncOptions },
+  {
+    userId,
+    access,
+    cache,
+    options = {},
+    claimed,
+  }: { userId: string; access: GoogleAccess; cache?: RawCache; options?: SyncOptions; claimed?: ClaimedMailbox },
 ) {
   const now = options.now ?? (() => new Date())
-  const connection = await findGmailConnectionByUser(db, userId)
+  // The scheduler's claim already read the connection: an idle pass asks the database nothing more here.
+  const connection = claimed ?? (await findGmailConnectionByUser(db, userId))
   if (!connection || connection.status !== 'connected') return { added: 0, scanned: 0, deferred: 0 }
-  const activeParsers = await listActiveParsersByUser(db, userId)
+  let activeParsers = claimed?.hasParsers === false ? [] : claimed ? undefined : await listActiveParsersByUser(db, userId)
 
-  return withUserGoogle(db, { userId, access, action: 'Syncing Gmail' }, async (auth, call) => {
+  return withUserGoogle(db, { userId, access, action: 'Syncing Gmail', connection }, async (auth, call) => {
     const gmail = gmailApi(access.google, auth)
-    if (!connection.historyId || activeParsers.length === 0) {
+    const skipAhead = async () => {
       // Start (or, with nothing to parse, skip ahead) from now.
       const { data } = await call(() => gmail.users.getProfile({ userId: 'me' }))
       await updateSyncState(db, userId, { historyId: data.historyId ?? null, lastSyncedAt: now(), syncBacklog: [] })
       return { added: 0, scanned: 0, deferred: 0 }
     }
+    if (!connection.historyId || activeParsers?.length === 0) return skipAhead()
 
     let found: { ids: string[]; recordIds?: Map<string, bigint>; historyId: string | null }
     try {
@@ -110,11 +118,17 @@ export async function syncMailbox(
     for (const deferred of backlog.values()) if (deferred.recordId && !recordIds.has(deferred.id)) recordIds.set(deferred.id, BigInt(deferred.recordId))
     const due = [...backlog.values()].filter((d) => new Date(d.retryAt) <= now()).map((d) => d.id)
     const candidates = [...new Set([...found.ids, ...due])]
+    // Nothing new and the mailbox unchanged: nothing to store. (The look-back of a full re-sync starts
+    // at lastSyncedAt, which is still right: nothing was added since.)
+    if (candidates.length === 0 && found.historyId === connection.historyId) return { added: 0, scanned: 0, deferred: backlog.size }
+    activeParsers ??= await listActiveParsersByUser(db, userId)
+    if (activeParsers.length === 0) return skipAhead()
+    const parsersNow = activeParsers
     // Already in the ledger: downloaded and matched before (a repeated history window, a retried pass).
     const known = new Set(await listKnownMessageIds(db, userId, candidates))
     for (const id of known) backlog.delete(id)
     // Added before every active parser started: no parser takes it, so it isn't worth a download.
-    const starts = activeParsers.map((p) => (p.startHistoryId ? BigInt(p.startHistoryId) : null))
+    const starts = parsersNow.map((p) => (p.startHistoryId ? BigInt(p.startHistoryId) : null))
     const allStarted = starts.every((start) => start !== null) ? starts.reduce((a, b) => (a! < b! ? a : b)) : null
     const isBeforeEveryParser = (id: string) => allStarted !== null && recordIds.has(id) && recordIds.get(id)! <= allStarted!
     const wanted = candidates.filter((id) => !known.has(id) && !isBeforeEveryParser(id))
@@ -138,7 +152,7 @@ export async function syncMailbox(
       const matchable = { ...headers, labelNames: (message.labelIds ?? []).map((l) => labelName.get(l) ?? l) }
       const receivedAt = new Date(Number(message.internalDate ?? Date.now()))
       const recordId = recordIds.get(message.id)
-      for (const parser of activeParsers) {
+      for (const parser of parsersNow) {
         // A parser takes mail added after its activation; older mail is historical parsing's job.
         const isOlder = recordId !== undefined && parser.startHistoryId ? recordId <= BigInt(parser.startHistoryId) : receivedAt < parser.createdAt
         if (isOlder) continue

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
+import { and, asc, eq, getTableColumns, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
 import { connectedAccounts, leases, parsedEmails, parsers, type DeferredMessage } from '../../db/schema'
 
@@ -154,24 +154,42 @@ export function updateSyncState(db: Db, userId: string, set: { historyId?: strin
     .where(and(eq(connectedAccounts.userId, userId), eq(connectedAccounts.provider, 'gmail')))
 }
 
+export type Connection = typeof connectedAccounts.$inferSelect
+
+/** A mailbox the scheduler handed to this worker, with what its pass needs to know up front. */
+export type ClaimedMailbox = Connection & { hasParsers: boolean; hasWork: boolean }
+
 /**
- * Users whose mailbox the poller should sync now: a healthy connection and an active parser, or
- * ledger work still open (pending rows, unsettled writes, emails held back by the monthly limit).
+ * Claims up to `limit` connected mailboxes whose poll is due, oldest first, and moves their next
+ * poll `intervalMs` on: one statement, whichever worker runs it. FOR UPDATE SKIP LOCKED makes
+ * concurrent claimers take disjoint rows, and its lock re-checks `next_poll_at` on a row another
+ * worker claimed meanwhile, so a mailbox is handed out once per interval (docs/decisions/015).
  */
-export async function listUsersToSync(db: Db): Promise<string[]> {
-  const withParsers = await db
-    .selectDistinct({ userId: connectedAccounts.userId })
+export function claimDueMailboxes(db: Db, { limit, intervalMs, now = new Date() }: { limit: number; intervalMs: number; now?: Date }): Promise<ClaimedMailbox[]> {
+  const due = db
+    .select({ id: connectedAccounts.id })
     .from(connectedAccounts)
-    .innerJoin(parsers, and(eq(parsers.userId, connectedAccounts.userId), eq(parsers.active, true)))
-    .where(eq(connectedAccounts.status, 'connected'))
-  const withWork = await db
-    .selectDistinct({ userId: parsedEmails.userId })
-    .from(parsedEmails)
-    .where(
-      or(
-        inArray(parsedEmails.status, ['pending', 'processing', 'quota_exceeded']),
-        inArray(parsedEmails.sheetState, ['queued', 'writing']),
-      ),
-    )
-  return [...new Set([...withParsers, ...withWork].map((r) => r.userId))]
+    .where(and(eq(connectedAccounts.status, 'connected'), lte(connectedAccounts.nextPollAt, now)))
+    .orderBy(asc(connectedAccounts.nextPollAt))
+    .limit(limit)
+    .for('update', { skipLocked: true })
+  return db
+    .update(connectedAccounts)
+    .set({ nextPollAt: new Date(now.getTime() + intervalMs) })
+    .where(inArray(connectedAccounts.id, due))
+    .returning({
+      ...getTableColumns(connectedAccounts),
+      hasParsers: sql<boolean>`exists (select 1 from ${parsers} where ${parsers.userId} = "connected_accounts"."user_id" and ${parsers.active})`,
+      // Both answered by the partial indexes on open work, however long the ledger grows.
+      hasWork: sql<boolean>`(exists (select 1 from ${parsedEmails} where ${parsedEmails.userId} = "connected_accounts"."user_id" and ${parsedEmails.status} in ('pending', 'processing', 'quota_exceeded'))
+        or exists (select 1 from ${parsedEmails} where ${parsedEmails.userId} = "connected_accounts"."user_id" and ${parsedEmails.sheetState} in ('queued', 'writing')))`,
+    })
+}
+
+/** Makes the mailbox due now (Gmail push, a new parser): the next scheduler tick hands it to a worker. */
+export function makeMailboxDue(db: Db, userId: string, now = new Date()) {
+  return db
+    .update(connectedAccounts)
+    .set({ nextPollAt: now })
+    .where(and(eq(connectedAccounts.userId, userId), eq(connectedAccounts.provider, 'gmail')))
 }

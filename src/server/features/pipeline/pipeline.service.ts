@@ -5,7 +5,9 @@ import type { Db } from '../../db/client'
 import { parsedEmails } from '../../db/schema'
 import type { GoogleAccess } from '../connections/connections.service'
 import { syncMailbox, type RawCache, type SyncOptions } from './mailbox-sync.service'
-import { acquireLease, insertPendingRows, releaseLease } from './pipeline.queries'
+import { AppError } from '../../lib/errors'
+import type { Logger } from '../../lib/logger'
+import { acquireLease, insertPendingRows, releaseLease, type ClaimedMailbox } from './pipeline.queries'
 import { DEFAULT_LEASE_MS, processPendingEmails } from './process.service'
 import { writeQueuedRows, type WriteOptions } from './sheet-writer.service'
 
@@ -23,15 +25,18 @@ export type PipelineDeps = {
 
 /**
  * One pass for a mailbox: new mail into the ledger, the ledger's pending rows extracted, queued
- * rows written to their spreadsheets. Each step is safe to repeat after a crash.
+ * rows written to their spreadsheets. Each step is safe to repeat after a crash. Given the
+ * scheduler's claim, a pass with no new mail and no open ledger work costs two statements (the
+ * mailbox lease, taken and given back) and one Gmail history call.
  */
-export async function runMailboxPass(db: Db, { userId, deps }: { userId: string; deps: PipelineDeps }) {
+export async function runMailboxPass(db: Db, { userId, deps, claimed }: { userId: string; deps: PipelineDeps; claimed?: ClaimedMailbox }) {
   // One worker per mailbox at a time keeps Gmail's per-user quota; a crashed worker's lease expires.
   const lease = { key: `mailbox:${userId}`, holder: randomUUID(), ttlMs: deps.leaseMs ?? DEFAULT_LEASE_MS }
   if (!(await acquireLease(db, lease))) return { skipped: true as const }
   try {
     const cache: RawCache = new Map()
-    const synced = await syncMailbox(db, { userId, access: deps.access, cache, options: deps.sync })
+    const synced = await syncMailbox(db, { userId, access: deps.access, cache, options: deps.sync, claimed })
+    if (claimed && !claimed.hasWork && synced.added === 0) return { skipped: false as const, synced, processed: undefined, written: undefined }
     await acquireLease(db, lease)
     const processed = await processPendingEmails(db, { userId, access: deps.access, ai: deps.ai, cache, leaseMs: deps.leaseMs })
     await acquireLease(db, lease)
@@ -39,6 +44,24 @@ export async function runMailboxPass(db: Db, { userId, deps }: { userId: string;
     return { skipped: false as const, synced, processed, written }
   } finally {
     await releaseLease(db, lease)
+  }
+}
+
+/** A pass for a mailbox the scheduler handed out; a connection that needs the user is logged, not retried. */
+export async function runScheduledPass(db: Db, { mailbox, deps, logger }: { mailbox: ClaimedMailbox; deps: PipelineDeps; logger: Logger }) {
+  // No parser and nothing left in the ledger: nothing to do (and no Gmail call).
+  if (!mailbox.hasParsers && !mailbox.hasWork) return
+  try {
+    const result = await runMailboxPass(db, { userId: mailbox.userId, deps, claimed: mailbox })
+    if (!result.skipped && (result.synced.added || result.written?.rowsWritten)) logger.info({ userId: mailbox.userId, ...result }, 'mailbox pass')
+  } catch (error) {
+    // The connection is marked and the dashboard says why; retrying can't help until the user reconnects.
+    if (error instanceof AppError && error.code === 'GOOGLE_REAUTH_REQUIRED') {
+      logger.warn({ userId: mailbox.userId, reason: error.message }, 'mailbox needs reconnecting')
+      return
+    }
+    // The next poll is the retry: the ledger keeps whatever this pass had reached.
+    logger.error({ userId: mailbox.userId, err: error }, 'mailbox pass failed')
   }
 }
 

@@ -1,0 +1,4 @@
+ALTER TABLE "connected_accounts" ADD COLUMN "next_poll_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
+CREATE INDEX "connected_accounts_due_idx" ON "connected_accounts" USING btree ("next_poll_at") WHERE "connected_accounts"."status" = 'connected';--> statement-breakpoint
+CREATE INDEX "parsed_emails_open_work_idx" ON "parsed_emails" USING btree ("user_id") WHERE "parsed_emails"."status" in ('pending', 'processing', 'quota_exceeded');--> statement-breakpoint
+CREATE INDEX "parsed_emails_open_writes_idx" ON "parsed_emails" USING btree ("user_id") WHERE "parsed_emails"."sheet_state" in ('queued', 'writing');
