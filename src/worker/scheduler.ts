@@ -11,7 +11,7 @@ export type Scheduler = { stop(): Promise<void>; tick(): Promise<void> }
  * they share the work through the claim (FOR UPDATE SKIP LOCKED on `next_poll_at`), so each mailbox
  * is polled once per interval whatever the number of workers, and none re-queues another's.
  * Claims are batched: when the process keeps up, one statement per tick hands out every mailbox
- * that fell due since the last one (docs/decisions/015).
+ * that fell due since the last one (docs/decisions/016).
  */
 export function startScheduler({
   db,

@@ -250,7 +250,7 @@ export const connectedAccounts = pgTable(
     lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
     /** Messages the history named but whose download failed: fetched again later, with backoff. */
     syncBacklog: jsonb('sync_backlog').$type<DeferredMessage[]>().notNull().default([]),
-    /** When the scheduler next hands this mailbox to a worker (claimed with FOR UPDATE SKIP LOCKED: docs/decisions/015). */
+    /** When the scheduler next hands this mailbox to a worker (claimed with FOR UPDATE SKIP LOCKED: docs/decisions/016). */
     nextPollAt: timestamp('next_poll_at', { withTimezone: true }).notNull().defaultNow(),
     lastRefreshedAt: timestamp('last_refreshed_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),

@@ -163,7 +163,7 @@ export type ClaimedMailbox = Connection & { hasParsers: boolean; hasWork: boolea
  * Claims up to `limit` connected mailboxes whose poll is due, oldest first, and moves their next
  * poll `intervalMs` on: one statement, whichever worker runs it. FOR UPDATE SKIP LOCKED makes
  * concurrent claimers take disjoint rows, and its lock re-checks `next_poll_at` on a row another
- * worker claimed meanwhile, so a mailbox is handed out once per interval (docs/decisions/015).
+ * worker claimed meanwhile, so a mailbox is handed out once per interval (docs/decisions/016).
  */
 export function claimDueMailboxes(db: Db, { limit, intervalMs, now = new Date() }: { limit: number; intervalMs: number; now?: Date }): Promise<ClaimedMailbox[]> {
   const due = db
