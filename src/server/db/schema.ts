@@ -218,6 +218,11 @@ export const parsers = pgTable(
     sampleMessageId: text('sample_message_id'),
     /** The mailbox's historyId at activation: the parser takes mail added after it (older mail is backfill's). */
     startHistoryId: text('start_history_id'),
+    /**
+     * Emails the user trained the parser on after activation ('Train on this email'): the Gmail id
+     * and the values highlighted in it. With the original sample, the template is learned from all.
+     */
+    trainingSamples: jsonb('training_samples').$type<TrainingSampleRef[]>().notNull().default([]),
     /** The template learned from the sample (the engine's TrainedTemplate). */
     template: jsonb('template').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
@@ -225,6 +230,9 @@ export const parsers = pgTable(
   },
   (t) => [index('parsers_user_id_created_at_idx').on(t.userId, t.createdAt.desc())],
 )
+
+/** One extra training sample of a parser: a Gmail message and the fields highlighted in it. */
+export type TrainingSampleRef = { messageId: string; fields: ExtractionField[] }
 
 /** Gmail / Sheets connection (spec §3). Tokens are AES-256-GCM ciphertext, never plain text. */
 export const connectedAccounts = pgTable(
@@ -284,6 +292,8 @@ export const parsedEmails = pgTable(
     processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
     status: text('status').$type<ParsedEmailStatus>().notNull(),
     extractedData: jsonb('extracted_data').$type<Record<string, unknown>>(),
+    /** Per field: why it is empty (the engine's reason), null when found; shown on the parser's page. */
+    details: jsonb('details').$type<Record<string, { reason: string | null }>>(),
     extractionMethod: text('extraction_method'),
     error: text('error'),
     timings: jsonb('timings').$type<Record<string, number>>(),

@@ -3,7 +3,7 @@ import { parseEmail } from '../../../engine/mime'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/errors'
 import type { GoogleAccess } from '../connections/connections.service'
-import { emailFacts, extractFromEmail, readStoredTemplate, relearnTemplate, sheetRowsFor } from '../extraction/extraction.service'
+import { emailFacts, extractFromEmail, fieldReasons, readStoredTemplate, relearnTemplate, sheetRowsFor } from '../extraction/extraction.service'
 import { updateParserTemplate } from '../parsers/parsers.queries'
 import { getRawMessage } from '../gmail/gmail.service'
 import { getMonthlyUsage } from '../usage/usage.service'
@@ -108,13 +108,15 @@ async function processRow(
   }
   const facts = emailFacts(parsed.email)
   const receivedAt = row.receivedAt ?? new Date(message.internalDate)
-  const writes = result.status !== 'failed' && Boolean(parser.destinationConfig?.spreadsheetId)
+  // A reprocessed email whose rows are in the sheet (or on their way) is not appended again.
+  const writes = result.status !== 'failed' && Boolean(parser.destinationConfig?.spreadsheetId) && (row.sheetState === 'none' || row.sheetState === 'queued')
   await finishRow(db, row.id, {
     status: result.status,
     emailSubject: facts.subject,
     emailFrom: facts.from,
     receivedAt,
     extractedData: result.fields,
+    details: fieldReasons(parser.extractionFields, result),
     extractionMethod: result.method,
     error: result.error,
     timings: { fetchMs: Math.round(fetchedMs), extractMs: result.durationMs, totalMs: Math.round(performance.now() - started) },

@@ -1,0 +1,2 @@
+ALTER TABLE "parsed_emails" ADD COLUMN "details" jsonb;--> statement-breakpoint
+ALTER TABLE "parsers" ADD COLUMN "training_samples" jsonb DEFAULT '[]'::jsonb NOT NULL;
