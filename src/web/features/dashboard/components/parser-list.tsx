@@ -1,6 +1,8 @@
 import { AlertTriangle, FlaskConical, Pause, Play, Trash2 } from 'lucide-react'
+import { Link } from 'react-router'
 import { toast } from 'sonner'
 import type { ParserView } from '../../../../shared/contracts/parsers'
+import { parserPath } from '../../../../shared/paths'
 import { Badge } from '../../../components/ui/badge'
 import { Button } from '../../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card'
@@ -63,7 +65,9 @@ function ParserRow({ parser, onTest, onDelete, onView }: { parser: ParserView; o
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-2">
-            <p className="font-medium break-words">{parser.name}</p>
+            <Link to={parserPath(parser.id)} className="font-medium break-words underline-offset-4 hover:underline">
+              {parser.name}
+            </Link>
             {!parser.active ? (
               <Badge variant="secondary">Paused</Badge>
             ) : parser.alert ? (
