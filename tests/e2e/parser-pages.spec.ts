@@ -131,5 +131,14 @@ describe("a parser's page", () => {
     await fixed.getByText('Kofi Mensah').waitFor()
     await page.getByRole('row').filter({ hasText: 'Order #7002 confirmed' }).getByText('Success').waitFor()
     expect(await page.getByRole('button', { name: 'Reprocess all failed (0)' }).isDisabled()).toBe(true)
+
+    // The sheet's rows were corrected where they were, none added.
+    const spreadsheetId: string = created.parser.destination_config.spreadsheetId
+    const sheet = (await (await fetch(`${emulatorUrl}/_control/spreadsheets/${spreadsheetId}`)).json()) as { sheets: Array<{ values: string[][] }> }
+    const rows = sheet.sheets[0]!.values.slice(1)
+    expect(rows.map((r) => r.slice(0, 3))).toEqual([
+      ['7002', 'Mia Chen', '$12.00'],
+      ['7003', 'Kofi Mensah', '$99.50'],
+    ])
   })
 })

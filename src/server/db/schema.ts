@@ -302,8 +302,11 @@ export const parsedEmails = pgTable(
     source: text('source').$type<'sync' | 'backfill' | 'test'>().notNull().default('sync'),
     /** Lease of the worker processing the row; an expired lease is picked up again. */
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
-    /** none → queued → writing → written. 'writing' means a write may or may not have landed. */
-    sheetState: text('sheet_state').$type<'none' | 'queued' | 'writing' | 'written'>().notNull().default('none'),
+    /**
+     * none → queued → writing → written. 'writing' means a write may or may not have landed.
+     * 'updating': a reprocessed email whose rows are in the sheet; they are overwritten in place.
+     */
+    sheetState: text('sheet_state').$type<'none' | 'queued' | 'writing' | 'written' | 'updating'>().notNull().default('none'),
     spreadsheetId: text('spreadsheet_id'),
     /** The rows to append (one, or one per line item), computed once when the email is processed. */
     sheetRows: jsonb('sheet_rows').$type<SheetCell[][]>(),

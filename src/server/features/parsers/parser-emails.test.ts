@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { pipelineDepsOf } from '../../bootstrap'
-import { deliverOrders, INBOX, orderEmail, userWithOrderParser } from '../../testing/pipeline-fixtures'
+import { deliverOrders, INBOX, orderEmail, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
 import { createTestApp, type HttpClient, type TestApp } from '../../testing/test-app'
 import { deliverMail, startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
 import { getMonthlyUsage } from '../usage/usage.service'
@@ -124,6 +124,10 @@ describe('Train on this email', () => {
   it('re-learns from every sample so the partial emails come out complete when reprocessed', async () => {
     const { client, parser, redesigned, spreadsheetId } = await parserWithMail(2)
     const partial = (await emails(client, parser.id, '?status=partial')).json.emails as Array<{ id: string; gmailMessageId: string }>
+    // Partial emails are written with the missing cell blank.
+    const before = await sheetRows(google, spreadsheetId)
+    expect(before).toHaveLength(5)
+    expect(before.find((r) => r.includes(redesigned[1]!))!.slice(0, 3)).toEqual(['2002', '', '$99.50'])
     const target = partial.find((e) => e.gmailMessageId === redesigned[0])!
 
     const training = await client.get(`/api/parsers/${parser.id}/emails/${target.id}/training`)
@@ -153,6 +157,11 @@ describe('Train on this email', () => {
     const after = (await emails(client, parser.id, `?q=Kofi`)).json.emails
     expect(after).toHaveLength(1)
     expect(after[0]).toMatchObject({ status: 'success', values: { Customer: 'Kofi Mensah', Total: '$99.50' } })
-    expect(spreadsheetId).toBeTruthy()
+    // The sheet's rows are corrected where they are: no row is added.
+    const after2 = await sheetRows(google, spreadsheetId)
+    expect(after2).toHaveLength(5)
+    expect(after2.find((r) => r.includes(redesigned[1]!))!.slice(0, 3)).toEqual(['2002', 'Kofi Mensah', '$99.50'])
+    expect(after2.find((r) => r.includes(redesigned[0]!))!.slice(0, 3)).toEqual(['2001', 'Mia Chen', '$12.00'])
+    expect(after2.slice(0, 3)).toEqual(before.slice(0, 3))
   })
 })

@@ -64,7 +64,7 @@ export async function listSpreadsheetsToWrite(db: Db, userId: string): Promise<s
   const rows = await db
     .selectDistinct({ spreadsheetId: parsedEmails.spreadsheetId })
     .from(parsedEmails)
-    .where(and(eq(parsedEmails.userId, userId), inArray(parsedEmails.sheetState, ['queued', 'writing']), isNotNull(parsedEmails.spreadsheetId)))
+    .where(and(eq(parsedEmails.userId, userId), inArray(parsedEmails.sheetState, ['queued', 'writing', 'updating']), isNotNull(parsedEmails.spreadsheetId)))
   return rows.map((r) => r.spreadsheetId!).filter(Boolean)
 }
 
@@ -95,6 +95,16 @@ export function listRowsInFlight(db: Db, spreadsheetId: string, settledBefore: D
     .select()
     .from(parsedEmails)
     .where(and(eq(parsedEmails.spreadsheetId, spreadsheetId), eq(parsedEmails.sheetState, 'writing'), gt(parsedEmails.sheetAttemptAt, settledBefore)))
+}
+
+/** Rows of reprocessed emails already in the sheet, to overwrite in place. */
+export function listRowsToUpdate(db: Db, spreadsheetId: string, limit: number) {
+  return db
+    .select()
+    .from(parsedEmails)
+    .where(and(eq(parsedEmails.spreadsheetId, spreadsheetId), eq(parsedEmails.sheetState, 'updating')))
+    .orderBy(asc(parsedEmails.receivedAt), asc(parsedEmails.gmailMessageId))
+    .limit(limit)
 }
 
 /** 'writing' with this attempt time: the rows' last append was answered, none of it is still in flight. */
@@ -170,7 +180,7 @@ export async function listUsersToSync(db: Db): Promise<string[]> {
     .where(
       or(
         inArray(parsedEmails.status, ['pending', 'processing', 'quota_exceeded']),
-        inArray(parsedEmails.sheetState, ['queued', 'writing']),
+        inArray(parsedEmails.sheetState, ['queued', 'writing', 'updating']),
       ),
     )
   return [...new Set([...withParsers, ...withWork].map((r) => r.userId))]

@@ -108,8 +108,11 @@ async function processRow(
   }
   const facts = emailFacts(parsed.email)
   const receivedAt = row.receivedAt ?? new Date(message.internalDate)
-  // A reprocessed email whose rows are in the sheet (or on their way) is not appended again.
-  const writes = result.status !== 'failed' && Boolean(parser.destinationConfig?.spreadsheetId) && (row.sheetState === 'none' || row.sheetState === 'queued')
+  // A reprocessed email whose rows are in the sheet has them overwritten in place ('updating');
+  // one whose append may be in flight keeps it: it is never appended twice.
+  const canWrite = result.status !== 'failed' && Boolean(parser.destinationConfig?.spreadsheetId)
+  const writes = canWrite && (row.sheetState === 'none' || row.sheetState === 'queued' || row.sheetState === 'written' || row.sheetState === 'updating')
+  const sheetState = row.sheetState === 'written' || row.sheetState === 'updating' ? ('updating' as const) : ('queued' as const)
   await finishRow(db, row.id, {
     status: result.status,
     emailSubject: facts.subject,
@@ -122,7 +125,7 @@ async function processRow(
     timings: { fetchMs: Math.round(fetchedMs), extractMs: result.durationMs, totalMs: Math.round(performance.now() - started) },
     ...(writes
       ? {
-          sheetState: 'queued' as const,
+          sheetState,
           spreadsheetId: parser.destinationConfig!.spreadsheetId,
           sheetRows: sheetRowsFor(parser, result, parsed.email, row.gmailMessageId, receivedAt),
           sheetKey: parser.sheetKey,
