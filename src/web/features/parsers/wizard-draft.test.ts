@@ -11,8 +11,8 @@ const draft = {
 
 describe('the wizard draft', () => {
   it('asks for one row per email unless the user chose one row per item', () => {
-    expect(toCreateParserInput(draft, 'm1').rowMode).toBe('per_email')
-    const perItem = createParserInputSchema.parse(toCreateParserInput({ ...draft, rowMode: 'per_item' }, 'm1'))
+    expect(toCreateParserInput(draft, '18c2f0a1b2c3d4e5').rowMode).toBe('per_email')
+    const perItem = createParserInputSchema.parse(toCreateParserInput({ ...draft, rowMode: 'per_item' }, '18c2f0a1b2c3d4e5'))
     expect(perItem.rowMode).toBe('per_item')
   })
 })
