@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { pipelineDepsOf } from '../../bootstrap'
+import { parsedEmails } from '../../db/schema'
 import { deliverOrders, INBOX, orderEmail, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
 import { createTestApp, type HttpClient, type TestApp } from '../../testing/test-app'
 import { deliverMail, startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
@@ -117,6 +118,17 @@ describe('reprocessing', () => {
     const failedOnly = await client.post(`/api/parsers/${parser.id}/reprocess`, { allFailed: true })
     expect(failedOnly.json).toMatchObject({ reprocessed: 2, outcomes: { partial: 2 } })
     expect((await getMonthlyUsage(t.db, { userId })).used).toBe(5)
+  })
+
+  it("reprocesses emails counted this month even when the month's allowance is used up", async () => {
+    const { client, parser, userId } = await parserWithMail(1)
+    const { used, limit } = await getMonthlyUsage(t.db, { userId })
+    // Other mail of the month fills the allowance to the brim.
+    await t.db.insert(parsedEmails).values(Array.from({ length: limit - used }, () => ({ userId, status: 'success' as const })))
+    expect((await getMonthlyUsage(t.db, { userId })).used).toBe(limit)
+    const response = await client.post(`/api/parsers/${parser.id}/reprocess`, { allFailed: true })
+    expect(response.json).toEqual({ reprocessed: 2, outcomes: { success: 0, partial: 2, failed: 0, waiting: 0, skipped: 0 } })
+    expect((await getMonthlyUsage(t.db, { userId })).used).toBe(limit)
   })
 })
 

@@ -2,7 +2,7 @@ import { AlertTriangle, FlaskConical, Pause, Play, Trash2 } from 'lucide-react'
 import { Link } from 'react-router'
 import { toast } from 'sonner'
 import type { ParserView } from '../../../../shared/contracts/parsers'
-import { parserPath } from '../../../../shared/paths'
+import { parserPath, trainOnEmailPath } from '../../../../shared/paths'
 import { Badge } from '../../../components/ui/badge'
 import { Button } from '../../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card'
@@ -154,9 +154,16 @@ function LayoutChanged({ parser, emails, onView }: { parser: ParserView; emails:
         {shown.map((email) => (
           <li key={email.id} className="flex items-center justify-between gap-2">
             <span className="min-w-0 truncate">{email.subject || '(no subject)'}</span>
-            <Button size="sm" variant="outline" className="border-amber-400 bg-white text-amber-900 hover:bg-amber-100" onClick={() => onView(email.id)} aria-label={`View ${email.subject || 'email'}`}>
-              View
-            </Button>
+            <span className="flex shrink-0 gap-2">
+              <Button size="sm" variant="outline" className="border-amber-400 bg-white text-amber-900 hover:bg-amber-100" onClick={() => onView(email.id)} aria-label={`View ${email.subject || 'email'}`}>
+                View
+              </Button>
+              <Button size="sm" variant="outline" className="border-amber-400 bg-white text-amber-900 hover:bg-amber-100" asChild>
+                <Link to={trainOnEmailPath(parser.id, email.id)} aria-label={`Train on this email: ${email.subject || 'no subject'}`}>
+                  Fix
+                </Link>
+              </Button>
+            </span>
           </li>
         ))}
       </ul>
