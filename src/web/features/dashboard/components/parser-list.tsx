@@ -159,7 +159,7 @@ function LayoutChanged({ parser, emails, onView }: { parser: ParserView; emails:
                 View
               </Button>
               <Button size="sm" variant="outline" className="border-amber-400 bg-white text-amber-900 hover:bg-amber-100" asChild>
-                <Link to={trainOnEmailPath(parser.id, email.id)} aria-label={`Train on this email: ${email.subject || 'no subject'}`}>
+                <Link to={trainOnEmailPath(parser.id, email.id)} aria-label={`Fix ${email.subject || 'email'}: train on this email`}>
                   Fix
                 </Link>
               </Button>
