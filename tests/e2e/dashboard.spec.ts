@@ -100,9 +100,12 @@ describe('dashboard', () => {
     expect(await page.getByRole('heading', { name: 'Your Parsers' }).count()).toBe(0)
     expect(await page.getByRole('link', { name: 'Create New Parser' }).count()).toBe(2)
 
-    // The top bar's 'Parsers' leads to the parser list (here: the way to create the first one).
+    // The top bar's 'Parsers' leads to the parsers page (here: none yet), and Dashboard back.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Parsers' }).click()
-    await page.waitForURL((url) => url.pathname === '/dashboard' && url.hash === '#parsers')
+    await waitForPath(page, '/parsers')
+    await page.getByText('No parsers yet').waitFor()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Dashboard' }).click()
+    await waitForPath(page, '/dashboard')
 
     // Nothing has failed yet.
     await page.getByRole('button', { name: 'Notifications', exact: true }).click()

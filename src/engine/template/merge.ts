@@ -155,7 +155,8 @@ export function learnFromSamples(samples: LearningSample[]): Template {
       // The first sample's rules, when they hold everywhere, are enough: another sample's rules are
       // for what the first sample's could not read (a layout that changed between the samples).
       let kept = scored.filter((s) => s.score === best).map((s) => s.rule)
-      if (kept.some((rule) => fromFirst.has(rule))) kept = kept.filter((rule) => fromFirst.has(rule))
+      const holdsEverywhere = best === samples.filter((sample) => sample.docs[view]).length
+      if (holdsEverywhere && kept.some((rule) => fromFirst.has(rule))) kept = kept.filter((rule) => fromFirst.has(rule))
       if (kept.length > 0) merged.rules[view] = kept
     }
     return merged

@@ -218,6 +218,11 @@ export const parsers = pgTable(
     sampleMessageId: text('sample_message_id'),
     /** The mailbox's historyId at activation: the parser takes mail added after it (older mail is backfill's). */
     startHistoryId: text('start_history_id'),
+    /**
+     * Emails the user trained the parser on after activation ('Train on this email'): the Gmail id
+     * and the values highlighted in it. With the original sample, the template is learned from all.
+     */
+    trainingSamples: jsonb('training_samples').$type<TrainingSampleRef[]>().notNull().default([]),
     /** The template learned from the sample (the engine's TrainedTemplate). */
     template: jsonb('template').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
@@ -225,6 +230,9 @@ export const parsers = pgTable(
   },
   (t) => [index('parsers_user_id_created_at_idx').on(t.userId, t.createdAt.desc())],
 )
+
+/** One extra training sample of a parser: a Gmail message and the fields highlighted in it. */
+export type TrainingSampleRef = { messageId: string; fields: ExtractionField[] }
 
 /** Gmail / Sheets connection (spec §3). Tokens are AES-256-GCM ciphertext, never plain text. */
 export const connectedAccounts = pgTable(
@@ -289,6 +297,8 @@ export const parsedEmails = pgTable(
     processedAt: timestamp('processed_at', { withTimezone: true }).notNull().defaultNow(),
     status: text('status').$type<ParsedEmailStatus>().notNull(),
     extractedData: jsonb('extracted_data').$type<Record<string, unknown>>(),
+    /** Per field: why it is empty (the engine's reason), null when found; shown on the parser's page. */
+    details: jsonb('details').$type<Record<string, { reason: string | null }>>(),
     extractionMethod: text('extraction_method'),
     error: text('error'),
     timings: jsonb('timings').$type<Record<string, number>>(),
@@ -297,8 +307,11 @@ export const parsedEmails = pgTable(
     source: text('source').$type<'sync' | 'backfill' | 'test'>().notNull().default('sync'),
     /** Lease of the worker processing the row; an expired lease is picked up again. */
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
-    /** none → queued → writing → written. 'writing' means a write may or may not have landed. */
-    sheetState: text('sheet_state').$type<'none' | 'queued' | 'writing' | 'written'>().notNull().default('none'),
+    /**
+     * none → queued → writing → written. 'writing' means a write may or may not have landed.
+     * 'updating': a reprocessed email whose rows are in the sheet; they are overwritten in place.
+     */
+    sheetState: text('sheet_state').$type<'none' | 'queued' | 'writing' | 'written' | 'updating'>().notNull().default('none'),
     spreadsheetId: text('spreadsheet_id'),
     /** The rows to append (one, or one per line item), computed once when the email is processed. */
     sheetRows: jsonb('sheet_rows').$type<SheetCell[][]>(),
@@ -316,7 +329,7 @@ export const parsedEmails = pgTable(
     index('parsed_emails_parser_processed_idx').on(t.parserId, t.processedAt.desc()),
     // Open work is a sliver of the ledger: the scheduler asks "does this user have any?" per pass.
     index('parsed_emails_open_work_idx').on(t.userId).where(sql`${t.status} in ('pending', 'processing', 'quota_exceeded')`),
-    index('parsed_emails_open_writes_idx').on(t.userId).where(sql`${t.sheetState} in ('queued', 'writing')`),
+    index('parsed_emails_open_writes_idx').on(t.userId).where(sql`${t.sheetState} in ('queued', 'writing', 'updating')`),
     uniqueIndex('parsed_emails_parser_message_idx')
       .on(t.parserId, t.gmailMessageId)
       .where(sql`${t.gmailMessageId} is not null`),

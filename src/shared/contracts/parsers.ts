@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { PARSER_TYPES, type ParserType, type Plan } from '../plans'
-import { emailFiltersSchema } from './gmail'
+import { emailFiltersSchema, type FetchedEmail } from './gmail'
 import { extractionFieldsSchema, type ExtractionMethod } from './extraction'
 
 /** The built-in sample shown when no email matches (spec §2 step 3); it can train a parser too. */
@@ -165,3 +165,79 @@ export type ParsedEmailView = {
   writtenToSheets: boolean
   spreadsheetUrl: string | null
 }
+
+/**
+ * The status filter of a parser's page: one outcome, or 'waiting' for emails not processed yet
+ * (pending, being processed, or held back by the monthly allowance).
+ */
+export const PARSER_EMAIL_FILTERS = ['all', 'success', 'partial', 'failed', 'waiting', 'skipped'] as const
+export type ParserEmailFilter = (typeof PARSER_EMAIL_FILTERS)[number]
+
+export const PARSER_EMAILS_PAGE_SIZE = 25
+
+/** Query of a parser's emails table: server-side pages, a search over subject, sender and values. */
+export const parserEmailsQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(PARSER_EMAILS_PAGE_SIZE),
+  q: z.string().trim().max(200).default(''),
+  status: z.enum(PARSER_EMAIL_FILTERS).default('all'),
+})
+export type ParserEmailsQuery = z.input<typeof parserEmailsQuerySchema>
+
+/** One email on a parser's page: the values extracted from it and, per empty field, why. */
+export type ParserEmailRow = {
+  id: string
+  gmailMessageId: string | null
+  subject: string | null
+  from: string | null
+  receivedAt: string | null
+  processedAt: string
+  status: string
+  values: Record<string, string | null>
+  /** Per field: why it is empty (null when found or not known). */
+  reasons: Record<string, string | null>
+  error: string | null
+  writtenToSheets: boolean
+}
+
+export type ParserEmailsPage = {
+  emails: ParserEmailRow[]
+  total: number
+  page: number
+  pageSize: number
+  /** Emails per status filter (whatever the search), for the filter's labels. */
+  counts: Record<ParserEmailFilter, number>
+}
+
+/** 'Reprocess': chosen emails of the parser, or every failed and partial one. */
+export const reprocessInputSchema = z.union([
+  z.object({ ids: z.array(z.uuid({ error: 'Parsed email not found' })).min(1, { error: 'Select at least one email' }).max(500) }),
+  z.object({ allFailed: z.literal(true) }),
+])
+export type ReprocessInput = z.input<typeof reprocessInputSchema>
+
+/** What a reprocess did: how many emails went back to the queue and how they came out. */
+export type ReprocessResult = {
+  reprocessed: number
+  /** Outcomes of the emails sent back, once processed; all 'waiting' when the worker will do it. */
+  outcomes: { success: number; partial: number; failed: number; waiting: number; skipped: number }
+}
+
+/** 'Train on this email': the parser's fields as highlighted in one of its emails (by ledger id). */
+export const trainFromEmailInputSchema = z.object({
+  emailId: z.uuid({ error: 'Parsed email not found' }),
+  fields: extractionFieldsSchema,
+})
+export type TrainFromEmailInput = z.input<typeof trainFromEmailInputSchema>
+
+/** The email to train on, ready to highlight, and the values the parser took from it. */
+export type TrainingEmailView = {
+  email: FetchedEmail
+  parsedEmailId: string
+  status: string
+  values: Record<string, string | null>
+  reasons: Record<string, string | null>
+}
+
+/** After re-learning: the parser, and how many of its emails are failed or partial (to reprocess). */
+export type TrainFromEmailResult = { parser: ParserView; samples: number; unmatched: string[]; incomplete: number }

@@ -40,6 +40,12 @@ export const router = createBrowserRouter([
             path: paths.createParser,
             ...page(() => import('../features/parsers/create-parser-page').then((m) => ({ Component: m.CreateParserPage }))),
           },
+          { path: paths.parsers, ...page(() => import('../features/parsers/parsers-page').then((m) => ({ Component: m.ParsersPage }))) },
+          { path: '/parsers/:parserId', ...page(() => import('../features/parsers/parser-page').then((m) => ({ Component: m.ParserPage }))) },
+          {
+            path: '/parsers/:parserId/emails/:emailId/train',
+            ...page(() => import('../features/parsers/train-on-email-page').then((m) => ({ Component: m.TrainOnEmailPage }))),
+          },
           { path: paths.settings, ...page(() => import('../features/settings/settings-page').then((m) => ({ Component: m.SettingsPage }))) },
         ],
       },

@@ -82,6 +82,16 @@ export function extractFromEmail(
   return runParser(template, email, options)
 }
 
+/** Per field, why it is empty (the engine's reason) or null when found: kept on the ledger row. */
+export function fieldReasons(fields: ExtractionField[], result: ExtractionResult): Record<string, { reason: string | null }> {
+  return Object.fromEntries(
+    fields.map((f) => {
+      const found = (result.fields[f.name] ?? null) !== null
+      return [f.name, { reason: found ? null : (result.details[f.name]?.reason ?? null) }]
+    }),
+  )
+}
+
 /** The parts of an email the ledger and the sheet keep beside the extracted fields. */
 export function emailFacts(email: NormalisedEmail) {
   return { subject: email.subject, from: email.from, date: email.date && !Number.isNaN(Date.parse(email.date)) ? new Date(email.date) : null }

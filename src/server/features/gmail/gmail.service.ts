@@ -112,6 +112,11 @@ export async function listMatchingEmails(
   return Promise.all(messages.map((message) => toFetchedEmail(message, allowRemoteImages)))
 }
 
+/** One message ready to show and highlight (the parser page's 'Train on this email'). */
+export async function getFetchedEmail(db: Db, { userId, messageId, access }: { userId: string; messageId: string; access: GoogleAccess }) {
+  return toFetchedEmail(await getRawMessage(db, { userId, messageId, access }), false)
+}
+
 async function toFetchedEmail(message: RawMessage, allowRemoteImages: boolean): Promise<FetchedEmail> {
   const parsed = await parseEmail(message.raw)
   const fallbackDate = new Date(message.internalDate || 0).toISOString()

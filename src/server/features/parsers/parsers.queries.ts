@@ -59,6 +59,7 @@ export async function upsertTestResult(db: Db, values: NewParsedEmail) {
       set: {
         status: values.status,
         extractedData: values.extractedData,
+        details: values.details ?? null,
         extractionMethod: values.extractionMethod,
         error: values.error,
         timings: values.timings,

@@ -1,14 +1,25 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { createParserInputSchema, previewInputSchema, testParserInputSchema, updateParserInputSchema } from '../../../shared/contracts/parsers'
+import {
+  createParserInputSchema,
+  parserEmailsQuerySchema,
+  previewInputSchema,
+  reprocessInputSchema,
+  testParserInputSchema,
+  trainFromEmailInputSchema,
+  updateParserInputSchema,
+} from '../../../shared/contracts/parsers'
 import type { AppEnv } from '../../context'
 import { requireGoogle } from '../../lib/google-access'
 import { requireSession } from '../../lib/session'
+import { AppError } from '../../lib/errors'
 import { validate } from '../../lib/validate'
 import { listMatchingEmails } from '../gmail/gmail.service'
+import { getParserEmails, getTrainingEmail, previewTrainingFromEmail, reprocessParserEmails, trainParserFromEmail } from './parser-emails.service'
 import { createParser, deleteParser, getParsedEmail, getParser, listParsers, previewParser, setParserActive, testParser } from './parsers.service'
 
 const idParam = z.object({ id: z.uuid({ error: 'Parser not found' }) })
+const emailParam = z.object({ id: z.uuid({ error: 'Parser not found' }), emailId: z.uuid({ error: 'Parsed email not found' }) })
 
 export const parserRoutes = new Hono<AppEnv>()
   .use(requireSession)
@@ -20,6 +31,37 @@ export const parserRoutes = new Hono<AppEnv>()
   .post('/preview', requireGoogle, validate('json', previewInputSchema), async (c) => {
     const preview = await previewParser(c.var.db, { userId: c.var.user.id, ...c.req.valid('json'), access: c.var.googleAccess })
     return c.json(preview)
+  })
+  .get('/:id', validate('param', idParam), async (c) => {
+    const parser = (await listParsers(c.var.db, { userId: c.var.user.id })).find((p) => p.id === c.req.valid('param').id)
+    if (!parser) throw new AppError('NOT_FOUND', 'Parser not found')
+    return c.json({ parser })
+  })
+  .get('/:id/emails', validate('param', idParam), validate('query', parserEmailsQuerySchema), async (c) => {
+    return c.json(await getParserEmails(c.var.db, { userId: c.var.user.id, parserId: c.req.valid('param').id, query: c.req.valid('query') }))
+  })
+  .post('/:id/reprocess', requireGoogle, validate('param', idParam), validate('json', reprocessInputSchema), async (c) => {
+    const { env, ai, requestSync } = c.var.deps
+    const result = await reprocessParserEmails(c.var.db, {
+      userId: c.var.user.id,
+      parserId: c.req.valid('param').id,
+      input: c.req.valid('json'),
+      pipeline: { access: c.var.googleAccess, ai, leaseMs: env.WORKER_LEASE_SECONDS * 1000, write: { ambiguousDeadlineMs: env.SHEETS_WRITE_DEADLINE_SECONDS * 1000 } },
+      requestSync,
+    })
+    return c.json(result)
+  })
+  .get('/:id/emails/:emailId/training', requireGoogle, validate('param', emailParam), async (c) => {
+    const { id, emailId } = c.req.valid('param')
+    return c.json(await getTrainingEmail(c.var.db, { userId: c.var.user.id, parserId: id, emailId, access: c.var.googleAccess }))
+  })
+  .post('/:id/train/preview', requireGoogle, validate('param', idParam), validate('json', trainFromEmailInputSchema), async (c) => {
+    const preview = await previewTrainingFromEmail(c.var.db, { userId: c.var.user.id, parserId: c.req.valid('param').id, ...c.req.valid('json'), access: c.var.googleAccess })
+    return c.json(preview)
+  })
+  .post('/:id/train', requireGoogle, validate('param', idParam), validate('json', trainFromEmailInputSchema), async (c) => {
+    const result = await trainParserFromEmail(c.var.db, { userId: c.var.user.id, parserId: c.req.valid('param').id, ...c.req.valid('json'), access: c.var.googleAccess })
+    return c.json(result)
   })
   .patch('/:id', validate('param', idParam), validate('json', updateParserInputSchema), async (c) => {
     const parser = await setParserActive(c.var.db, { userId: c.var.user.id, parserId: c.req.valid('param').id, active: c.req.valid('json').active })

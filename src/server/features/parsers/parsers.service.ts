@@ -20,7 +20,7 @@ import type { DestinationConfig } from '../../db/schema'
 import { AppError } from '../../lib/errors'
 import { findUserById } from '../account/account.queries'
 import { getGmailConnectionStatus, type GoogleAccess } from '../connections/connections.service'
-import { emailFacts, extractFromEmail, readStoredTemplate, readEmail, sampleEmail, sheetRowsFor, trainTemplate } from '../extraction/extraction.service'
+import { emailFacts, extractFromEmail, fieldReasons, readStoredTemplate, readEmail, sampleEmail, sheetRowsFor, trainTemplate } from '../extraction/extraction.service'
 import { currentHistoryId, getRawMessage, listMatchingMessageIds, listMatchingRawMessages } from '../gmail/gmail.service'
 import { addPendingEmails, backfillProgress, parserHealth, type LayoutChangedEmail } from '../pipeline/pipeline.service'
 import { writeQueuedRows } from '../pipeline/sheet-writer.service'
@@ -243,6 +243,7 @@ export async function testParser(
     receivedAt: new Date(message.internalDate),
     status: result.status,
     extractedData: result.fields,
+    details: fieldReasons(parser.extractionFields, result),
     extractionMethod: result.method,
     error: result.error,
     timings: { extractMs: result.durationMs, totalMs: Math.round(performance.now() - started) },

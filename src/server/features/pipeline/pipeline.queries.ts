@@ -64,7 +64,7 @@ export async function listSpreadsheetsToWrite(db: Db, userId: string): Promise<s
   const rows = await db
     .selectDistinct({ spreadsheetId: parsedEmails.spreadsheetId })
     .from(parsedEmails)
-    .where(and(eq(parsedEmails.userId, userId), inArray(parsedEmails.sheetState, ['queued', 'writing']), isNotNull(parsedEmails.spreadsheetId)))
+    .where(and(eq(parsedEmails.userId, userId), inArray(parsedEmails.sheetState, ['queued', 'writing', 'updating']), isNotNull(parsedEmails.spreadsheetId)))
   return rows.map((r) => r.spreadsheetId!).filter(Boolean)
 }
 
@@ -95,6 +95,16 @@ export function listRowsInFlight(db: Db, spreadsheetId: string, settledBefore: D
     .select()
     .from(parsedEmails)
     .where(and(eq(parsedEmails.spreadsheetId, spreadsheetId), eq(parsedEmails.sheetState, 'writing'), gt(parsedEmails.sheetAttemptAt, settledBefore)))
+}
+
+/** Rows of reprocessed emails already in the sheet, to overwrite in place. */
+export function listRowsToUpdate(db: Db, spreadsheetId: string, limit: number) {
+  return db
+    .select()
+    .from(parsedEmails)
+    .where(and(eq(parsedEmails.spreadsheetId, spreadsheetId), eq(parsedEmails.sheetState, 'updating')))
+    .orderBy(asc(parsedEmails.receivedAt), asc(parsedEmails.gmailMessageId))
+    .limit(limit)
 }
 
 /** 'writing' with this attempt time: the rows' last append was answered, none of it is still in flight. */
@@ -182,7 +192,7 @@ export function claimDueMailboxes(db: Db, { limit, intervalMs, now = new Date() 
       hasParsers: sql<boolean>`exists (select 1 from ${parsers} where ${parsers.userId} = "connected_accounts"."user_id" and ${parsers.active})`,
       // Both answered by the partial indexes on open work, however long the ledger grows.
       hasWork: sql<boolean>`(exists (select 1 from ${parsedEmails} where ${parsedEmails.userId} = "connected_accounts"."user_id" and ${parsedEmails.status} in ('pending', 'processing', 'quota_exceeded'))
-        or exists (select 1 from ${parsedEmails} where ${parsedEmails.userId} = "connected_accounts"."user_id" and ${parsedEmails.sheetState} in ('queued', 'writing')))`,
+        or exists (select 1 from ${parsedEmails} where ${parsedEmails.userId} = "connected_accounts"."user_id" and ${parsedEmails.sheetState} in ('queued', 'writing', 'updating')))`,
     })
 }
 

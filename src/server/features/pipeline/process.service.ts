@@ -3,7 +3,7 @@ import { parseEmail } from '../../../engine/mime'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/errors'
 import type { GoogleAccess } from '../connections/connections.service'
-import { emailFacts, extractFromEmail, readStoredTemplate, relearnTemplate, sheetRowsFor } from '../extraction/extraction.service'
+import { emailFacts, extractFromEmail, fieldReasons, readStoredTemplate, relearnTemplate, sheetRowsFor } from '../extraction/extraction.service'
 import { updateParserTemplate } from '../parsers/parsers.queries'
 import { getRawMessage } from '../gmail/gmail.service'
 import { getMonthlyUsage } from '../usage/usage.service'
@@ -108,19 +108,24 @@ async function processRow(
   }
   const facts = emailFacts(parsed.email)
   const receivedAt = row.receivedAt ?? new Date(message.internalDate)
-  const writes = result.status !== 'failed' && Boolean(parser.destinationConfig?.spreadsheetId)
+  // A reprocessed email whose rows are in the sheet has them overwritten in place ('updating');
+  // one whose append may be in flight keeps it: it is never appended twice.
+  const canWrite = result.status !== 'failed' && Boolean(parser.destinationConfig?.spreadsheetId)
+  const writes = canWrite && (row.sheetState === 'none' || row.sheetState === 'queued' || row.sheetState === 'written' || row.sheetState === 'updating')
+  const sheetState = row.sheetState === 'written' || row.sheetState === 'updating' ? ('updating' as const) : ('queued' as const)
   await finishRow(db, row.id, {
     status: result.status,
     emailSubject: facts.subject,
     emailFrom: facts.from,
     receivedAt,
     extractedData: result.fields,
+    details: fieldReasons(parser.extractionFields, result),
     extractionMethod: result.method,
     error: result.error,
     timings: { fetchMs: Math.round(fetchedMs), extractMs: result.durationMs, totalMs: Math.round(performance.now() - started) },
     ...(writes
       ? {
-          sheetState: 'queued' as const,
+          sheetState,
           spreadsheetId: parser.destinationConfig!.spreadsheetId,
           sheetRows: sheetRowsFor(parser, result, parsed.email, row.gmailMessageId, receivedAt),
           sheetKey: parser.sheetKey,

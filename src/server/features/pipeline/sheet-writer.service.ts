@@ -12,6 +12,7 @@ import {
   acquireLease,
   findParsersByIds,
   listRowsInFlight,
+  listRowsToUpdate,
   listRowsToWrite,
   listSpreadsheetsToWrite,
   NO_APPEND_IN_FLIGHT,
@@ -143,6 +144,8 @@ async function writeSpreadsheet(
       rowsWritten += done.length
     }
 
+    await updateInPlace(sheets, call, sheet)
+
     for (let attempt = 0; ; ) {
       // Another worker took over an expired lease: stop rather than write beside it.
       if (!(await renewLease())) break
@@ -210,6 +213,38 @@ async function writeSpreadsheet(
     }
     return { appendCalls, rowsWritten, ambiguous }
   }
+
+  /**
+   * Reprocessed emails whose rows are in the sheet: each row found by its key is overwritten where
+   * it is (an update of the same cells can be repeated safely, so a lost answer needs no care); rows
+   * not found (deleted by the user, or new line items) go through the append path, which appends
+   * only the keys the sheet lacks.
+   */
+  async function updateInPlace(sheets: sheets_v4.Sheets, call: SheetsCall, sheet: string) {
+    for (;;) {
+      if (!(await renewLease())) return
+      const rows = mine(await listRowsToUpdate(db, spreadsheetId, batchRows))
+      if (rows.length === 0) return
+      const positions = await keyPositions({ sheets, call, spreadsheetId, sheet, rows })
+      const data: sheets_v4.Schema$ValueRange[] = []
+      const whole: string[] = []
+      const partly: string[] = []
+      for (const row of rows) {
+        let found = 0
+        for (const cells of row.sheetRows!) {
+          const at = positions.get(rowKey(cells, row.sheetKey))
+          if (at === undefined) continue
+          found++
+          data.push({ range: `${sheet}!A${at}`, values: [cells] })
+        }
+        ;(found === row.sheetRows!.length ? whole : partly).push(row.id)
+      }
+      if (data.length > 0) await call(() => sheets.spreadsheets.values.batchUpdate({ spreadsheetId, requestBody: { valueInputOption: 'RAW', data } }))
+      await setSheetState(db, whole, 'written')
+      await setSheetState(db, partly, 'writing', NO_APPEND_IN_FLIGHT)
+      rowsWritten += whole.length
+    }
+  }
 }
 
 type SheetsCall = <R>(request: () => Promise<R>) => Promise<R>
@@ -231,6 +266,25 @@ async function keysInSheet({ sheets, call, spreadsheetId, sheet, rows }: { sheet
     for (const values of range.values ?? []) if (values.length > 0) keys.add(keyOf(values, key))
   })
   return keys
+}
+
+/** Where each key is in the sheet: its 1-based row number (the last occurrence when a key repeats). */
+async function keyPositions({ sheets, call, spreadsheetId, sheet, rows }: { sheets: sheets_v4.Sheets; call: SheetsCall; spreadsheetId: string; sheet: string; rows: LedgerRow[] }) {
+  const layouts = new Map<string, SheetKey>()
+  for (const row of rows) {
+    const width = row.sheetRows![0]!.length
+    layouts.set(`${sheet}!${columnLetter(width - keyWidth(row.sheetKey))}:${columnLetter(width - 1)}`, row.sheetKey)
+  }
+  const ranges = [...layouts.keys()]
+  const { data } = await call(() => sheets.spreadsheets.values.batchGet({ spreadsheetId, ranges }))
+  const positions = new Map<string, number>()
+  ;(data.valueRanges ?? []).forEach((range, index) => {
+    const key = layouts.get(ranges[index]!)!
+    ;(range.values ?? []).forEach((values, i) => {
+      if (values.length > 0) positions.set(keyOf(values, key), i + 1)
+    })
+  })
+  return positions
 }
 
 /** An existing spreadsheet that is empty gets the parser's header row before the first append. */

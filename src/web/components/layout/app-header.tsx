@@ -9,9 +9,10 @@ import { Logo } from './logo'
 /** Top bar of signed-in screens (spec §2 dashboard). */
 export function AppHeader() {
   const navigate = useNavigate()
-  const { pathname, hash } = useLocation()
+  const { pathname } = useLocation()
   const signOut = useSignOut()
   const onDashboard = pathname === paths.dashboard
+  const onParsers = pathname === paths.parsers || pathname.startsWith(`${paths.parsers}/`)
   return (
     <header className="relative border-b bg-background">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-4 sm:gap-4">
@@ -21,19 +22,18 @@ export function AppHeader() {
             <Button
               variant="ghost"
               size="sm"
-              aria-current={onDashboard && hash !== '#parsers' ? 'page' : undefined}
+              aria-current={onDashboard ? 'page' : undefined}
               className="aria-[current=page]:bg-muted"
               onClick={() => navigate(paths.dashboard)}
             >
               Dashboard
             </Button>
-            {/* 'Your Parsers' lives on the dashboard; the page scrolls to it for this hash. */}
             <Button
               variant="ghost"
               size="sm"
-              aria-current={onDashboard && hash === '#parsers' ? 'location' : undefined}
-              className="aria-[current=location]:bg-muted"
-              onClick={() => navigate(`${paths.dashboard}#parsers`)}
+              aria-current={onParsers ? 'page' : undefined}
+              className="aria-[current=page]:bg-muted"
+              onClick={() => navigate(paths.parsers)}
             >
               Parsers
             </Button>

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../../../lib/api-client'
 import { notificationsQuery } from '../../notifications/api/get-notifications'
+import { PARSER_PAGES_KEY } from '../../parsers/api/parser-pages'
 import { dashboardQuery } from './get-dashboard'
 
 export function useDeleteParser() {
@@ -13,6 +14,7 @@ export function useDeleteParser() {
     onSettled: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: dashboardQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: PARSER_PAGES_KEY }),
         queryClient.invalidateQueries({ queryKey: notificationsQuery.queryKey }),
       ])
     },

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api, unwrap } from '../../../lib/api-client'
 import { notificationsQuery } from '../../notifications/api/get-notifications'
 import { accountQuery } from '../../settings/api/get-account'
+import { PARSER_PAGES_KEY } from '../../parsers/api/parser-pages'
 import { dashboardQuery } from './get-dashboard'
 
 /** Runs a parser on one Gmail message; the server writes the row and records it on the ledger. */
@@ -13,6 +14,7 @@ export function useTestParser(parserId: string) {
     onSettled: async () => {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: dashboardQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: PARSER_PAGES_KEY }),
         queryClient.invalidateQueries({ queryKey: notificationsQuery.queryKey }),
         queryClient.invalidateQueries({ queryKey: accountQuery.queryKey }),
       ])

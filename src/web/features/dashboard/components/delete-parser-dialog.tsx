@@ -9,9 +9,11 @@ type DeleteParserDialogProps = {
   /** The parser to delete; null keeps the dialog closed. */
   parser: ParserView | null
   onOpenChange: (open: boolean) => void
+  /** After the parser is gone (its own page leaves for the list). */
+  onDeleted?: () => void
 }
 
-export function DeleteParserDialog({ parser, onOpenChange }: DeleteParserDialogProps) {
+export function DeleteParserDialog({ parser, onOpenChange, onDeleted }: DeleteParserDialogProps) {
   const returnFocus = useReturnFocus(() => document.getElementById('parsers-heading') ?? document.getElementById('recent-emails-heading'))
   const remove = useDeleteParser()
 
@@ -20,6 +22,7 @@ export function DeleteParserDialog({ parser, onOpenChange }: DeleteParserDialogP
       onSuccess: () => {
         toast.success('Parser deleted', { description: `${target.name} will no longer process emails.` })
         onOpenChange(false)
+        onDeleted?.()
       },
       onError: (error) => toast.error('Could not delete parser', { description: error.message || 'Please try again.' }),
     })

@@ -1,6 +1,8 @@
 import { AlertTriangle, FlaskConical, Pause, Play, Trash2 } from 'lucide-react'
+import { Link } from 'react-router'
 import { toast } from 'sonner'
 import type { ParserView } from '../../../../shared/contracts/parsers'
+import { parserPath, trainOnEmailPath } from '../../../../shared/paths'
 import { Badge } from '../../../components/ui/badge'
 import { Button } from '../../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card'
@@ -63,7 +65,9 @@ function ParserRow({ parser, onTest, onDelete, onView }: { parser: ParserView; o
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="min-w-0">
           <div className="flex flex-wrap items-center gap-2">
-            <p className="font-medium break-words">{parser.name}</p>
+            <Link to={parserPath(parser.id)} className="font-medium break-words underline-offset-4 hover:underline">
+              {parser.name}
+            </Link>
             {!parser.active ? (
               <Badge variant="secondary">Paused</Badge>
             ) : parser.alert ? (
@@ -150,9 +154,16 @@ function LayoutChanged({ parser, emails, onView }: { parser: ParserView; emails:
         {shown.map((email) => (
           <li key={email.id} className="flex items-center justify-between gap-2">
             <span className="min-w-0 truncate">{email.subject || '(no subject)'}</span>
-            <Button size="sm" variant="outline" className="border-amber-400 bg-white text-amber-900 hover:bg-amber-100" onClick={() => onView(email.id)} aria-label={`View ${email.subject || 'email'}`}>
-              View
-            </Button>
+            <span className="flex shrink-0 gap-2">
+              <Button size="sm" variant="outline" className="border-amber-400 bg-white text-amber-900 hover:bg-amber-100" onClick={() => onView(email.id)} aria-label={`View ${email.subject || 'email'}`}>
+                View
+              </Button>
+              <Button size="sm" variant="outline" className="border-amber-400 bg-white text-amber-900 hover:bg-amber-100" asChild>
+                <Link to={trainOnEmailPath(parser.id, email.id)} aria-label={`Fix ${email.subject || 'email'}: train on this email`}>
+                  Fix
+                </Link>
+              </Button>
+            </span>
           </li>
         ))}
       </ul>
