@@ -155,8 +155,12 @@ export function learnFromSamples(samples: LearningSample[]): Template {
       // The first sample's rules, when they hold everywhere, are enough: another sample's rules are
       // for what the first sample's could not read (a layout that changed between the samples).
       let kept = scored.filter((s) => s.score === best).map((s) => s.rule)
-      const holdsEverywhere = best === samples.filter((sample) => sample.docs[view]).length
+      const holdsEverywhere = best === samples.length
       if (holdsEverywhere && kept.some((rule) => fromFirst.has(rule))) kept = kept.filter((rule) => fromFirst.has(rule))
+      // No rule reads every sample (the layout changed between them): the first sample's rules, then
+      // the others' labelled ones. Another sample's unlabelled rule (a landmark's offset, a position)
+      // would read its own layout's line in emails of the first layout too.
+      else if (!holdsEverywhere) kept = kept.filter((rule) => fromFirst.has(rule) || (rule.kind !== 'landmark' && rule.kind !== 'position'))
       if (kept.length > 0) merged.rules[view] = kept
     }
     return merged
