@@ -1,7 +1,6 @@
 import { ArrowLeft, ExternalLink, FlaskConical, Pause, Play, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
-import { toast } from 'sonner'
 import { PARSER_EMAIL_FILTERS, PARSER_EMAILS_PAGE_SIZE, type ParserEmailFilter, type ParserView} from '../../../shared/contracts/parsers'
 import { paths } from '../../../shared/paths'
 import { AppHeader } from '../../components/layout/app-header'
@@ -10,7 +9,7 @@ import { Button } from '../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
 import { Spinner } from '../../components/ui/spinner'
 import { ApiError } from '../../lib/api-client'
-import { useSetParserActive } from '../dashboard/api/set-parser-active'
+import { useToggleParser } from '../dashboard/api/set-parser-active'
 import { DeleteParserDialog } from '../dashboard/components/delete-parser-dialog'
 import { TestParserDialog } from '../dashboard/components/test-parser-dialog'
 import { useParser } from './api/parser-pages'
@@ -75,22 +74,10 @@ function Frame({ children }: { children: React.ReactNode }) {
 }
 
 function ParserSummary({ parser, onTest, onDelete }: { parser: ParserView; onTest: () => void; onDelete: () => void }) {
-  const setActive = useSetParserActive()
+  const { toggle, isPending: toggling } = useToggleParser(parser)
   const filters = [parser.filter_from && `From ${parser.filter_from}`, parser.filter_subject && `Subject "${parser.filter_subject}"`, parser.filter_label && `Label ${parser.filter_label}`].filter(Boolean)
   const sheetUrl = parser.destination_config?.spreadsheetUrl
-  const toggle = () => {
-    const active = !parser.active
-    setActive.mutate(
-      { parserId: parser.id, active },
-      {
-        onSuccess: () =>
-          active
-            ? toast.success('Parser resumed', { description: `${parser.name} is processing matching emails again.` })
-            : toast.success('Parser paused', { description: `${parser.name} won't process new emails until you resume it.` }),
-        onError: (error) => toast.error('Could not update parser', { description: error.message || 'Please try again.' }),
-      },
-    )
-  }
+
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-start sm:justify-between">
       <div className="min-w-0">
@@ -122,7 +109,7 @@ function ParserSummary({ parser, onTest, onDelete }: { parser: ParserView; onTes
           <FlaskConical aria-hidden />
           Test Parser
         </Button>
-        <Button size="sm" variant="outline" onClick={toggle} disabled={setActive.isPending} aria-label={`${parser.active ? 'Pause' : 'Resume'} ${parser.name}`}>
+        <Button size="sm" variant="outline" onClick={toggle} disabled={toggling} aria-label={`${parser.active ? 'Pause' : 'Resume'} ${parser.name}`}>
           {parser.active ? <Pause aria-hidden /> : <Play aria-hidden />}
           {parser.active ? 'Pause' : 'Resume'}
         </Button>

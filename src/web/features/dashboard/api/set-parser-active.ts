@@ -1,4 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { toast } from 'sonner'
+import type { ParserView } from '../../../../shared/contracts/parsers'
 import { api, unwrap } from '../../../lib/api-client'
 import { notificationsQuery } from '../../notifications/api/get-notifications'
 import { PARSER_PAGES_KEY } from '../../parsers/api/parser-pages'
@@ -18,4 +20,23 @@ export function useSetParserActive() {
       ])
     },
   })
+}
+
+/** Pause or resume from a button: the dashboard's parser list and the parser's own page say the same. */
+export function useToggleParser(parser: Pick<ParserView, 'id' | 'name' | 'active'>) {
+  const setActive = useSetParserActive()
+  const toggle = () => {
+    const active = !parser.active
+    setActive.mutate(
+      { parserId: parser.id, active },
+      {
+        onSuccess: () =>
+          active
+            ? toast.success('Parser resumed', { description: `${parser.name} is processing matching emails again.` })
+            : toast.success('Parser paused', { description: `${parser.name} won't process new emails until you resume it.` }),
+        onError: (error) => toast.error('Could not update parser', { description: error.message || 'Please try again.' }),
+      },
+    )
+  }
+  return { toggle, isPending: setActive.isPending }
 }

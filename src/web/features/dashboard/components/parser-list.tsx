@@ -7,7 +7,7 @@ import { Badge } from '../../../components/ui/badge'
 import { Button } from '../../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card'
 import { useStartGmailConnection } from '../../connections/api/gmail-connection'
-import { useSetParserActive } from '../api/set-parser-active'
+import { useToggleParser } from '../api/set-parser-active'
 
 type ParserListProps = {
   parsers: ParserView[]
@@ -43,22 +43,10 @@ export function ParserList({ parsers, onTest, onDelete, onView }: ParserListProp
 }
 
 function ParserRow({ parser, onTest, onDelete, onView }: { parser: ParserView; onTest: () => void; onDelete: () => void; onView: (id: string) => void }) {
-  const setActive = useSetParserActive()
+  const { toggle, isPending: toggling } = useToggleParser(parser)
   const filters = [parser.filter_from && `From ${parser.filter_from}`, parser.filter_subject && `Subject "${parser.filter_subject}"`, parser.filter_label && `Label ${parser.filter_label}`].filter(Boolean)
 
-  const toggle = () => {
-    const active = !parser.active
-    setActive.mutate(
-      { parserId: parser.id, active },
-      {
-        onSuccess: () =>
-          active
-            ? toast.success('Parser resumed', { description: `${parser.name} is processing matching emails again.` })
-            : toast.success('Parser paused', { description: `${parser.name} won't process new emails until you resume it.` }),
-        onError: (error) => toast.error('Could not update parser', { description: error.message || 'Please try again.' }),
-      },
-    )
-  }
+
 
   return (
     <li className="flex flex-col gap-3 rounded-md border p-3 sm:p-4">
@@ -92,7 +80,7 @@ function ParserRow({ parser, onTest, onDelete, onView }: { parser: ParserView; o
             <FlaskConical aria-hidden />
             Test Parser
           </Button>
-          <Button size="sm" variant="outline" onClick={toggle} disabled={setActive.isPending} aria-label={`${parser.active ? 'Pause' : 'Resume'} ${parser.name}`}>
+          <Button size="sm" variant="outline" onClick={toggle} disabled={toggling} aria-label={`${parser.active ? 'Pause' : 'Resume'} ${parser.name}`}>
             {parser.active ? <Pause aria-hidden /> : <Play aria-hidden />}
             {parser.active ? 'Pause' : 'Resume'}
           </Button>
