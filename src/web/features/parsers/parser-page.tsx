@@ -1,4 +1,4 @@
-import { ArrowLeft, ExternalLink, FlaskConical, Pause, Play, Trash2 } from 'lucide-react'
+import { ArrowLeft, ExternalLink, FlaskConical, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
 import { PARSER_EMAIL_FILTERS, PARSER_EMAILS_PAGE_SIZE, type ParserEmailFilter, type ParserView} from '../../../shared/contracts/parsers'
@@ -9,7 +9,7 @@ import { Button } from '../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
 import { Spinner } from '../../components/ui/spinner'
 import { ApiError } from '../../lib/api-client'
-import { useToggleParser } from '../dashboard/api/set-parser-active'
+import { PauseResumeButton } from '../dashboard/components/pause-resume-button'
 import { DeleteParserDialog } from '../dashboard/components/delete-parser-dialog'
 import { TestParserDialog } from '../dashboard/components/test-parser-dialog'
 import { useParser } from './api/parser-pages'
@@ -74,7 +74,6 @@ function Frame({ children }: { children: React.ReactNode }) {
 }
 
 function ParserSummary({ parser, onTest, onDelete }: { parser: ParserView; onTest: () => void; onDelete: () => void }) {
-  const { toggle, isPending: toggling } = useToggleParser(parser)
   const filters = [parser.filter_from && `From ${parser.filter_from}`, parser.filter_subject && `Subject "${parser.filter_subject}"`, parser.filter_label && `Label ${parser.filter_label}`].filter(Boolean)
   const sheetUrl = parser.destination_config?.spreadsheetUrl
 
@@ -109,10 +108,7 @@ function ParserSummary({ parser, onTest, onDelete }: { parser: ParserView; onTes
           <FlaskConical aria-hidden />
           Test Parser
         </Button>
-        <Button size="sm" variant="outline" onClick={toggle} disabled={toggling} aria-label={`${parser.active ? 'Pause' : 'Resume'} ${parser.name}`}>
-          {parser.active ? <Pause aria-hidden /> : <Play aria-hidden />}
-          {parser.active ? 'Pause' : 'Resume'}
-        </Button>
+        <PauseResumeButton parser={parser} />
         <Button size="sm" variant="outline" onClick={onDelete} aria-label={`Delete ${parser.name}`} className="text-destructive hover:text-destructive">
           <Trash2 aria-hidden />
           Delete

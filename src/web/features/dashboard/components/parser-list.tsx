@@ -1,4 +1,4 @@
-import { AlertTriangle, FlaskConical, Pause, Play, Trash2 } from 'lucide-react'
+import { AlertTriangle, FlaskConical, Trash2 } from 'lucide-react'
 import { Link } from 'react-router'
 import { toast } from 'sonner'
 import type { ParserView } from '../../../../shared/contracts/parsers'
@@ -7,7 +7,7 @@ import { Badge } from '../../../components/ui/badge'
 import { Button } from '../../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card'
 import { useStartGmailConnection } from '../../connections/api/gmail-connection'
-import { useToggleParser } from '../api/set-parser-active'
+import { PauseResumeButton } from './pause-resume-button'
 
 type ParserListProps = {
   parsers: ParserView[]
@@ -43,7 +43,6 @@ export function ParserList({ parsers, onTest, onDelete, onView }: ParserListProp
 }
 
 function ParserRow({ parser, onTest, onDelete, onView }: { parser: ParserView; onTest: () => void; onDelete: () => void; onView: (id: string) => void }) {
-  const { toggle, isPending: toggling } = useToggleParser(parser)
   const filters = [parser.filter_from && `From ${parser.filter_from}`, parser.filter_subject && `Subject "${parser.filter_subject}"`, parser.filter_label && `Label ${parser.filter_label}`].filter(Boolean)
 
 
@@ -80,10 +79,7 @@ function ParserRow({ parser, onTest, onDelete, onView }: { parser: ParserView; o
             <FlaskConical aria-hidden />
             Test Parser
           </Button>
-          <Button size="sm" variant="outline" onClick={toggle} disabled={toggling} aria-label={`${parser.active ? 'Pause' : 'Resume'} ${parser.name}`}>
-            {parser.active ? <Pause aria-hidden /> : <Play aria-hidden />}
-            {parser.active ? 'Pause' : 'Resume'}
-          </Button>
+          <PauseResumeButton parser={parser} />
           <Button size="sm" variant="outline" onClick={onDelete} aria-label={`Delete ${parser.name}`} className="text-destructive hover:text-destructive">
             <Trash2 aria-hidden />
             <span className="max-sm:sr-only">Delete</span>
