@@ -63,6 +63,22 @@ export function findAnchor(doc: Doc, anchor: string[]): Array<{ first: number; l
   return out
 }
 
+/**
+ * Whether a word token opens its line: nothing but punctuation before it. Scanned from the line's
+ * start and stopping at the first word, so a long line with many candidates costs once per check.
+ */
+export function opensLine(doc: Doc, token: number): boolean {
+  let first = doc.lineToken[doc.tokens[token]!.line]!
+  while (first < token && !doc.tokens[first]!.word) first++
+  return first === token
+}
+
+/** Whether every word of an anchor (wildcards aside) appears somewhere in the email. */
+export function anchorShown(doc: Doc, anchor: string[]): boolean {
+  const index = tokenIndex(doc)
+  return anchor.every((w) => w === WILDCARD || index.has(w))
+}
+
 /** Constant words of a line outside a span: what a rule without a label checks the line by. */
 export function lineWordsOf(doc: Doc, line: number, span: Span, variable: Span[], beforeOnly = false): string[] {
   const out: string[] = []

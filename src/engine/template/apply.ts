@@ -1,6 +1,6 @@
 import type { Doc } from '../doc'
 import { isStrong, sameSkeleton } from '../shapes'
-import { squash, tokenIndex, WILDCARD } from './anchors'
+import { anchorShown, squash, WILDCARD } from './anchors'
 import { RULES } from './rules/registry'
 import type { Docs, FieldMatch, FieldTemplate, HandlerOf, Rule, View } from './types'
 
@@ -38,8 +38,7 @@ function plan(field: FieldTemplate, docs: Docs): Array<[View, Rule[]]> {
 
 /** Whether a label rule's words appear nowhere in the document: then the field is most likely absent. */
 function labelAbsent(doc: Doc, rules: Rule[]): boolean {
-  const index = tokenIndex(doc)
-  return rules.some((r) => r.kind === 'label' && r.anchor.some((w) => w !== WILDCARD && !index.has(w)))
+  return rules.some((r) => r.kind === 'label' && !anchorShown(doc, r.anchor))
 }
 
 export function extractField(field: FieldTemplate, docs: Docs, fixed: ReadonlySet<string> = new Set(), deadline = Infinity): FieldMatch | null {
@@ -74,7 +73,7 @@ export function whyMissing(field: FieldTemplate, docs: Docs): string {
   if (label && label.kind === 'label') {
     const shown = (['html', 'text'] as const).some((view) => {
       const doc = docs[view]
-      return doc !== undefined && label.anchor.every((w) => w === WILDCARD || tokenIndex(doc).has(w))
+      return doc !== undefined && anchorShown(doc, label.anchor)
     })
     if (!shown) return `label "${label.anchor.filter((w) => w !== WILDCARD).join(' ')}" not found`
     return `no value after "${label.anchor.filter((w) => w !== WILDCARD).join(' ')}" reads like the sample's`

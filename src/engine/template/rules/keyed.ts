@@ -1,6 +1,6 @@
 import { cellsOf, cleanValue, lineOf, lineText, type Doc } from '../../doc'
 import { hasDigit } from '../../shapes'
-import { sameValue, tokenIndex, wordsOf } from '../anchors'
+import { opensLine, sameValue, tokenIndex, wordsOf } from '../anchors'
 import { acceptable, applyExtent } from '../extent'
 import type { Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
@@ -41,10 +41,7 @@ function keyedLines(doc: Doc, rule: KeyedRule): number[] {
   for (const i of tokenIndex(doc).get(rule.key[0]!) ?? []) {
     const line = doc.tokens[i]!.line
     if (line === out[out.length - 1]) continue
-    // The key opens its line: no word before it (checked from the line's start, so a long line costs once).
-    let first = doc.lineToken[line]!
-    while (first < i && !doc.tokens[first]!.word) first++
-    if (first !== i) continue
+    if (!opensLine(doc, i)) continue
     const words = wordsOf(lineText(doc, line).slice(0, MAX_KEY))
     if (rule.key.every((w, k) => words[k] === w) && out[out.length - 1] !== line) out.push(line)
   }

@@ -1,5 +1,5 @@
 import { cellBounds, cellsOf, cleanValue, lineOf, lineText, type Doc } from '../../doc'
-import { findAnchor, isConstantWord, isLabelLine, lineHasWords, lineWordsOf, sameValue, skipGap, wordsOf } from '../anchors'
+import { findAnchor, isConstantWord, isLabelLine, lineHasWords, lineWordsOf, opensLine, sameValue, skipGap, wordsOf } from '../anchors'
 import { isStrong } from '../../shapes'
 import { acceptable, applyExtent } from '../extent'
 import type { Span } from '../spans'
@@ -22,7 +22,7 @@ export function findLandmarks(doc: Doc, landmark: string[], prefix = false): num
     previous = line
     if (prefix) {
       // The words open the line: nothing but punctuation before them.
-      if (doc.lineToken[line] !== first && doc.tokens.slice(doc.lineToken[line], first).some((t) => t.word)) continue
+      if (!opensLine(doc, first)) continue
       out.push(line)
       continue
     }
