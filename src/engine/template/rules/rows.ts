@@ -355,12 +355,12 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
   const rule: RowsRule = { kind: 'rows', unit, line: j, cell, extent, header, landmark, ...(prefix ? { prefix } : {}), gap, ordinal: 0, stops, ...(capture ? { capture } : {}) }
   if (!header && !landmark) {
     // Without an anchor the items are the n-th run of look-alike units in the email.
-    const { lines: all } = contentLines(doc)
+    const stopSet = new Set(stops)
     let seen = 0
-    for (let i = 0; i < all.length; i++) {
-      const r = runFrom(doc, all, i, unit, new Set(stops))
+    for (let i = 0; i < lines.length; i++) {
+      const r = runFrom(doc, lines, i, unit, stopSet)
       if (r.length === 0) continue
-      if (r[0] === first || r.includes(first)) break
+      if (r.includes(first)) break
       seen++
       i = r[r.length - 1]! + unit.length - 1
     }
