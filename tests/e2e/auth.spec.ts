@@ -8,7 +8,7 @@ describe('accounts', () => {
     const page = await newPage()
     const email = uniqueEmail('journey')
     await page.goto('/signup')
-    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Email', { exact: true }).fill(email)
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
     await page.getByLabel('Confirm password').fill(PASSWORD)
     await page.getByRole('button', { name: 'Create Account' }).click()
@@ -18,7 +18,7 @@ describe('accounts', () => {
     await page.getByText(`We sent a confirmation link to ${email}`).waitFor()
 
     // Not confirmed yet: the password alone does not sign in.
-    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Email', { exact: true }).fill(email)
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
     await page.getByRole('button', { name: 'Sign In', exact: true }).click()
     await toast(page, 'Login Failed').waitFor()
@@ -40,7 +40,7 @@ describe('accounts', () => {
     // The 'Logged out' toast covers the top bar's link for a few seconds; the keyboard reaches it.
     await page.getByRole('link', { name: 'Sign In', exact: true }).first().press('Enter')
     await waitForPath(page, '/login')
-    await page.getByLabel('Email').fill(`  ${email.toUpperCase()} `)
+    await page.getByLabel('Email', { exact: true }).fill(`  ${email.toUpperCase()} `)
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
     await page.getByRole('button', { name: 'Sign In', exact: true }).click()
     await toast(page, 'Welcome back!').waitFor()
@@ -73,7 +73,7 @@ describe('accounts', () => {
       ['ok@example.com', PASSWORD, `${PASSWORD}x`, "Passwords don't match"],
     ]
     for (const [email, password, confirm, message] of cases) {
-      await page.getByLabel('Email').fill(email)
+      await page.getByLabel('Email', { exact: true }).fill(email)
       await page.getByLabel('Password', { exact: true }).fill(password)
       await page.getByLabel('Confirm password').fill(confirm)
       await page.getByRole('button', { name: 'Create Account' }).click()
@@ -87,13 +87,13 @@ describe('accounts', () => {
   it('the sign-in form shows each validation message and a failed sign-in', async () => {
     const page = await newPage()
     await page.goto('/login')
-    await page.getByLabel('Email').fill('nope')
+    await page.getByLabel('Email', { exact: true }).fill('nope')
     await page.getByLabel('Password', { exact: true }).fill('whatever')
     await page.getByRole('button', { name: 'Sign In', exact: true }).click()
     await page.getByRole('alert').filter({ hasText: 'Please enter a valid email address' }).waitFor()
     await toast(page, 'Validation Error').waitFor()
 
-    await page.getByLabel('Email').fill('someone@example.com')
+    await page.getByLabel('Email', { exact: true }).fill('someone@example.com')
     await page.getByLabel('Password', { exact: true }).fill('12345')
     await page.getByRole('button', { name: 'Sign In', exact: true }).click()
     await page.getByRole('alert').filter({ hasText: 'Password must be at least 6 characters' }).waitFor()

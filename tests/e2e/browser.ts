@@ -85,7 +85,7 @@ export async function confirmationLinkFromOutbox(baseUrl: string, email: string)
 /** Signs in through the login form and waits for the dashboard. */
 export async function signInViaForm(page: Page, email: string, password = PASSWORD) {
   await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Email', { exact: true }).fill(email)
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Sign In', exact: true }).click()
 }

@@ -11,7 +11,7 @@ describe('forgotten password', () => {
     await page.goto('/login')
     await page.getByRole('link', { name: 'Forgot password?' }).click()
     await waitForPath(page, '/forgot-password')
-    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Email', { exact: true }).fill(email)
     await page.getByRole('button', { name: 'Send reset link' }).click()
     await page.getByText("If an account exists for that email, we've sent a link to reset your password.").waitFor()
 
