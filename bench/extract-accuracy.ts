@@ -23,6 +23,7 @@ function printTemplates(templates: TemplateScore[]) {
       `${t.template.padEnd(28)} ${String(t.emails).padStart(6)} ${String(t.fields).padStart(7)} ${String(t.correct).padStart(8)} ${pct(t.accuracy).padStart(9)} ${String(t.oneSample.silentlyWrong).padStart(15)} ${pct(t.twoSamples.accuracy).padStart(10)}`,
     )
     if (showMisses) for (const m of t.misses) console.log(`    ${m.file} ${m.field} [${m.status}]: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.got)}`)
+    if (showMisses && process.argv.includes("--two")) for (const m of t.twoSampleMisses) console.log(`    2× ${m.file} ${m.field} [${m.status}]: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.got)}`)
   }
 }
 

@@ -1,11 +1,13 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { build } from 'vite'
 
-/** `npm start` builds the SPA only when dist/web is missing or older than its sources. */
+/**
+ * `npm start` builds the SPA only when dist/web is missing or older than its sources. Vite is
+ * imported only then: a current build starts the server without loading the bundler.
+ */
 const root = new URL('..', import.meta.url).pathname
-const output = join(root, 'dist/web/index.html')
-const sources = ['src/web', 'src/shared', 'vite.config.ts', 'package-lock.json']
+const outputs = ['dist/web/index.html', 'dist/web/landing.html'].map((path) => join(root, path))
+const sources = ['src/web', 'src/shared', 'vite.config.ts', 'scripts/vite', 'package-lock.json']
 
 function newestMtime(path: string): number {
   const full = join(root, path)
@@ -15,9 +17,10 @@ function newestMtime(path: string): number {
   return Math.max(stat.mtimeMs, ...readdirSync(full).map((name) => newestMtime(join(path, name))))
 }
 
-const builtAt = existsSync(output) ? statSync(output).mtimeMs : 0
+const builtAt = Math.min(...outputs.map((path) => (existsSync(path) ? statSync(path).mtimeMs : 0)))
 if (builtAt === 0 || Math.max(...sources.map(newestMtime)) > builtAt) {
   console.log('Building the web app...')
+  const { build } = await import('vite')
   await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' })
 } else {
   console.log('Web app is up to date.')

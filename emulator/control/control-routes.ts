@@ -274,7 +274,7 @@ export function controlRoutes(state: EmulatorState, actions: { reset: () => Prom
   app.get('/spreadsheets/:id', (c) => {
     const spreadsheet = state.sheets.find(c.req.param('id'))
     if (!spreadsheet) return controlError(c, 404, 'No such spreadsheet')
-    return c.json({ ...spreadsheetSummary(c, spreadsheet.id), sheets: snapshotValues(spreadsheet) })
+    return c.json({ ...spreadsheetSummary(c, spreadsheet.id), sheets: snapshotValues(spreadsheet, { cells: c.req.query('cells') === '1' }) })
   })
 
   app.post('/spreadsheets/:id/permissions', async (c) => {

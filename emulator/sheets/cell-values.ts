@@ -76,9 +76,10 @@ export function literalValue(cell: Cell): Scalar {
   }
 }
 
-export function renderValue(cell: Cell, effective: Scalar, option: ValueRenderOption): string | number | boolean {
+export function renderValue(cell: Cell, effective: Scalar, option: ValueRenderOption, format?: NumberFormat): string | number | boolean {
   if (option === 'FORMULA' && cell.type === 'formula') return cell.formula
   if (option === 'FORMATTED_VALUE') {
+    if (format && typeof effective === 'number') return formatNumber(effective, format)
     if (cell.type === 'number' && cell.display !== undefined) return cell.display
     return scalarToText(effective)
   }
@@ -87,8 +88,8 @@ export function renderValue(cell: Cell, effective: Scalar, option: ValueRenderOp
   return effective
 }
 
-export function formattedValue(cell: Cell, effective: Scalar): string {
-  return renderValue(cell, effective, 'FORMATTED_VALUE') as string
+export function formattedValue(cell: Cell, effective: Scalar, format?: NumberFormat): string {
+  return renderValue(cell, effective, 'FORMATTED_VALUE', format) as string
 }
 
 /** Google's ExtendedValue for grid data. */
@@ -105,3 +106,55 @@ export function userEnteredValue(cell: Cell): Record<string, unknown> {
   }
 }
 
+
+/** A cell's number format as repeatCell sets it (userEnteredFormat.numberFormat). */
+export type NumberFormat = { type: string; pattern?: string }
+
+const SERIAL_DAY_MS = 86_400_000
+const EPOCH = Date.UTC(1899, 11, 30)
+
+/**
+ * A number shown through a format's pattern, as the Sheets UI shows it: the date and time tokens
+ * (yyyy, mm, dd, hh, mm after hh, ss) for DATE / DATE_TIME / TIME, and `#,##0.00`-style patterns
+ * (grouping, fixed decimals) for NUMBER / CURRENCY. Anything else falls back to the plain number.
+ */
+export function formatNumber(value: number, format: NumberFormat): string {
+  const pattern = format.pattern ?? ''
+  if (format.type === 'DATE' || format.type === 'DATE_TIME' || format.type === 'TIME') {
+    const date = new Date(EPOCH + Math.round(value * SERIAL_DAY_MS))
+    const pad = (n: number) => String(n).padStart(2, '0')
+    const fallback = format.type === 'DATE' ? 'yyyy-mm-dd' : format.type === 'TIME' ? 'hh:mm:ss' : 'yyyy-mm-dd hh:mm:ss'
+    let afterHours = false
+    return (pattern || fallback).replace(/yyyy|yy|mm|dd|hh|ss/g, (token) => {
+      switch (token) {
+        case 'yyyy':
+          return String(date.getUTCFullYear())
+        case 'yy':
+          return pad(date.getUTCFullYear() % 100)
+        case 'dd':
+          return pad(date.getUTCDate())
+        case 'hh':
+          afterHours = true
+          return pad(date.getUTCHours())
+        case 'ss':
+          return pad(date.getUTCSeconds())
+        default:
+          // 'mm' is minutes right after hours, else the month (Sheets' own rule).
+          if (afterHours) {
+            afterHours = false
+            return pad(date.getUTCMinutes())
+          }
+          return pad(date.getUTCMonth() + 1)
+      }
+    })
+  }
+  if ((format.type === 'NUMBER' || format.type === 'CURRENCY') && pattern) {
+    const m = /^([^#0]*)([#0,]*0)(?:\.(0+))?(.*)$/.exec(pattern)
+    if (!m) return String(value)
+    const decimals = m[3]?.length ?? 0
+    const grouped = m[2]!.includes(',')
+    const text = Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals, useGrouping: grouped })
+    return `${value < 0 ? '-' : ''}${m[1]}${text}${m[4]}`
+  }
+  return String(value)
+}

@@ -82,6 +82,29 @@ describe('values.append', () => {
     expect(await values(id, 'Sheet1!A:A')).toEqual([['Order'], ['NW-1'], ['NW-2'], ['NW-3']])
   })
 
+  it('keeps a number format set by repeatCell, for rows appended later too, and shows numbers through it', async () => {
+    const id = await newSpreadsheet()
+    const requests = [
+      { repeatCell: { range: { sheetId: 0, startRowIndex: 1, startColumnIndex: 0, endColumnIndex: 1 }, cell: { userEnteredFormat: { numberFormat: { type: 'DATE', pattern: 'yyyy-mm-dd' } } }, fields: 'userEnteredFormat.numberFormat' } },
+      { repeatCell: { range: { sheetId: 0, startRowIndex: 1, startColumnIndex: 1, endColumnIndex: 2 }, cell: { userEnteredFormat: { numberFormat: { type: 'NUMBER', pattern: '#,##0.00' } } }, fields: 'userEnteredFormat.numberFormat' } },
+      { repeatCell: { range: { sheetId: 0, startRowIndex: 1, startColumnIndex: 2, endColumnIndex: 3 }, cell: { userEnteredFormat: { numberFormat: { type: 'DATE_TIME', pattern: 'yyyy-mm-dd hh:mm' } } }, fields: 'userEnteredFormat.numberFormat' } },
+    ]
+    await sheets.spreadsheets.batchUpdate({ spreadsheetId: id, requestBody: { requests } })
+    await sheets.spreadsheets.values.update({ spreadsheetId: id, range: 'Sheet1!A1', valueInputOption: 'RAW', requestBody: { values: [['Date', 'Total', 'At']] } })
+    await sheets.spreadsheets.values.append({ spreadsheetId: id, range: 'Sheet1!A1', valueInputOption: 'RAW', insertDataOption: 'INSERT_ROWS', requestBody: { values: [[45356, 1234.5, 45356.75], ['=HYPERLINK("x")', -3, 'text']] } })
+    expect(await values(id, 'Sheet1!A1:C3')).toEqual([
+      ['Date', 'Total', 'At'],
+      ['2024-03-05', '1,234.50', '2024-03-05 18:00'],
+      ['=HYPERLINK("x")', '-3.00', 'text'],
+    ])
+    expect(await values(id, 'Sheet1!A2:B2', 'UNFORMATTED_VALUE')).toEqual([[45356, 1234.5]])
+    const grid = await sheets.spreadsheets.get({ spreadsheetId: id, ranges: ['Sheet1!B2'], includeGridData: true })
+    expect(grid.data.sheets?.[0]?.data?.[0]?.rowData?.[0]?.values?.[0]).toMatchObject({ userEnteredValue: { numberValue: 1234.5 }, formattedValue: '1,234.50', userEnteredFormat: { numberFormat: { type: 'NUMBER', pattern: '#,##0.00' } } })
+    // A column inserted before them: the formats move with their cells.
+    await sheets.spreadsheets.batchUpdate({ spreadsheetId: id, requestBody: { requests: [{ insertDimension: { range: { sheetId: 0, dimension: 'COLUMNS', startIndex: 0, endIndex: 1 } } }] } })
+    expect(await values(id, 'Sheet1!B2:C2')).toEqual([['2024-03-05', '1,234.50']])
+  })
+
   it('keeps RAW text as text and parses USER_ENTERED like the Sheets UI', async () => {
     const id = await newSpreadsheet()
     const row = ['=1+1', '007', '$1,234.50', 'TRUE', "'=not a formula", '12.5%']

@@ -10,6 +10,7 @@ import {
   userEnteredValue,
   type Cell,
   type CellWrite,
+  type NumberFormat,
   type ValueInputOption,
   type ValueRenderOption,
 } from './cell-values'
@@ -28,7 +29,25 @@ export type SheetProperties = {
   tabColor?: unknown
 }
 
-export type Sheet = { properties: SheetProperties; rows: (Cell | undefined)[][] }
+/**
+ * A number format set by repeatCell over a range (row/column end absent: to the grid's end, so rows
+ * appended later are covered, as rows inserted below formatted ones inherit their format in Sheets).
+ * The last one covering a cell wins.
+ */
+export type FormatRange = { startRow: number; endRow?: number; startCol: number; endCol?: number; numberFormat: NumberFormat }
+
+export type Sheet = { properties: SheetProperties; rows: (Cell | undefined)[][]; formats?: FormatRange[] }
+
+/** The number format of one cell, if any. */
+export function cellFormat(sheet: Sheet, row: number, col: number): NumberFormat | undefined {
+  let found: NumberFormat | undefined
+  for (const range of sheet.formats ?? []) {
+    if (row >= range.startRow && (range.endRow === undefined || row < range.endRow) && col >= range.startCol && (range.endCol === undefined || col < range.endCol)) {
+      found = range.numberFormat
+    }
+  }
+  return found
+}
 
 export type SpreadsheetProperties = { title: string; locale: string; autoRecalc: string; timeZone: string }
 
@@ -253,7 +272,7 @@ function readGrid(spreadsheet: Spreadsheet, bounded: BoundedRange, option: Value
     const line: (string | number | boolean)[] = []
     for (let col = bounded.startCol; col < bounded.endCol; col += 1) {
       const cell = sheet.rows[row]?.[col]
-      line.push(cell ? renderValue(cell, effectiveValue(spreadsheet, sheet, row, col), option) : '')
+      line.push(cell ? renderValue(cell, effectiveValue(spreadsheet, sheet, row, col), option, cellFormat(sheet, row, col)) : '')
     }
     while (line.length && line[line.length - 1] === '') line.pop()
     rows.push(line)
@@ -498,7 +517,9 @@ function gridData(spreadsheet: Spreadsheet, bounded: BoundedRange) {
       else if (typeof effective === 'number') entry.effectiveValue = { numberValue: effective }
       else if (typeof effective === 'boolean') entry.effectiveValue = { boolValue: effective }
       else if (typeof effective === 'string') entry.effectiveValue = { stringValue: effective }
-      entry.formattedValue = formattedValue(cell, effective)
+      const format = cellFormat(sheet, row, col)
+      entry.formattedValue = formattedValue(cell, effective, format)
+      if (format) entry.userEnteredFormat = { numberFormat: { ...format } }
       values.push(entry)
     }
     while (values.length && Object.keys(values[values.length - 1]!).length === 0) values.pop()
@@ -539,12 +560,29 @@ export function spreadsheetResource(
   }
 }
 
-/** Every sheet's formatted values, for the control API and the viewer. */
-export function snapshotValues(spreadsheet: Spreadsheet) {
+/**
+ * Every sheet's formatted values, for the control API and the viewer. With `cells`, also each
+ * cell's stored kind and unformatted value (`{ type: 'number', value: 84.88 }`), so a test can tell
+ * a number from text that looks like one, and a formula from text that starts with '='.
+ */
+export function snapshotValues(spreadsheet: Spreadsheet, { cells = false }: { cells?: boolean } = {}) {
   return sheetsInOrder(spreadsheet).map((sheet) => {
     const grid = sheet.properties.gridProperties
-    const values = readGrid(spreadsheet, { sheet, startRow: 0, startCol: 0, endRow: Math.min(grid.rowCount, sheet.rows.length), endCol: grid.columnCount }, 'FORMATTED_VALUE')
+    const bounded = { sheet, startRow: 0, startCol: 0, endRow: Math.min(grid.rowCount, sheet.rows.length), endCol: grid.columnCount }
+    const values = readGrid(spreadsheet, bounded, 'FORMATTED_VALUE')
+    const typed = cells
+      ? {
+          cells: sheet.rows.slice(0, bounded.endRow).map((line, row) =>
+            (line ?? []).slice(0, grid.columnCount).map((cell, col) => {
+              if (!cell) return null
+              const format = cellFormat(sheet, row, col)
+              return { ...(cell.type === 'formula' ? { type: 'formula', formula: cell.formula } : { type: cell.type, value: cell.value }), ...(format ? { numberFormat: format } : {}) }
+            }),
+          ),
+        }
+      : {}
     return {
+      ...typed,
       sheetId: sheet.properties.sheetId,
       title: sheet.properties.title,
       index: sheet.properties.index,
@@ -558,9 +596,9 @@ export function snapshotValues(spreadsheet: Spreadsheet) {
 
 type BatchRequest = Record<string, unknown>
 
-/** Formatting requests change nothing the API reads back, so they are accepted and ignored. */
+/** Formatting requests change nothing the API reads back, so they are accepted and ignored (repeatCell's number format is kept). */
 const FORMAT_ONLY = new Set([
-  'repeatCell', 'autoResizeDimensions', 'updateDimensionProperties', 'updateBorders', 'mergeCells', 'unmergeCells',
+  'autoResizeDimensions', 'updateDimensionProperties', 'updateBorders', 'mergeCells', 'unmergeCells',
   'setBasicFilter', 'clearBasicFilter', 'addConditionalFormatRule', 'setDataValidation', 'updateCellsFormat',
 ])
 
@@ -570,6 +608,7 @@ export function batchUpdate(spreadsheet: Spreadsheet, requests: unknown): unknow
   const draftSheets = spreadsheet.sheets.map((sheet) => ({
     properties: structuredClone(sheet.properties),
     rows: sheet.rows.map((line) => (line ? [...line] : line)),
+    ...(sheet.formats ? { formats: sheet.formats.map((f) => ({ ...f })) } : {}),
   }))
   const draftProperties = { ...spreadsheet.properties }
   const draft: Spreadsheet = { ...spreadsheet, sheets: draftSheets, properties: draftProperties }
@@ -633,6 +672,26 @@ function applyRequest(spreadsheet: Spreadsheet, request: BatchRequest, index: nu
       for (const entry of spreadsheet.sheets) if (entry.properties.index > sheet.properties.index) entry.properties.index -= 1
       return {}
     }
+    case 'repeatCell': {
+      // Only the number format is kept (what values.get FORMATTED_VALUE and grid data read back);
+      // other formatting is accepted and ignored, as before.
+      const range = (body.range ?? {}) as { sheetId?: number; startRowIndex?: number; endRowIndex?: number; startColumnIndex?: number; endColumnIndex?: number }
+      const sheet = sheetById(range.sheetId)
+      const fields = typeof body.fields === 'string' ? body.fields : ''
+      if (!fields) throw badRequest(`${prefix}: At least one field must be specified.`)
+      const cell = (body.cell ?? {}) as { userEnteredFormat?: { numberFormat?: NumberFormat } }
+      const wantsFormat = fields === '*' || fields.split(',').some((f) => ['userEnteredFormat', 'userEnteredFormat.numberFormat'].includes(f.trim()))
+      if (!wantsFormat) return {}
+      const format = cell.userEnteredFormat?.numberFormat
+      if (format && typeof format.type !== 'string') throw badRequest(`${prefix}: numberFormat.type is required`)
+      const start = { startRow: range.startRowIndex ?? 0, startCol: range.startColumnIndex ?? 0 }
+      const end = { ...(range.endRowIndex !== undefined ? { endRow: range.endRowIndex } : {}), ...(range.endColumnIndex !== undefined ? { endCol: range.endColumnIndex } : {}) }
+      if ((end.endRow !== undefined && end.endRow <= start.startRow) || (end.endCol !== undefined && end.endCol <= start.startCol)) {
+        throw badRequest(`${prefix}: The range's end must be after its start`)
+      }
+      sheet.formats = [...(sheet.formats ?? []), { ...start, ...end, numberFormat: format ? { type: format.type, ...(format.pattern ? { pattern: format.pattern } : {}) } : { type: 'NUMBER_FORMAT_TYPE_UNSPECIFIED' } }]
+      return {}
+    }
     case 'appendDimension': {
       const sheet = sheetById(body.sheetId)
       const length = Number(body.length ?? 0)
@@ -649,12 +708,23 @@ function applyRequest(spreadsheet: Spreadsheet, request: BatchRequest, index: nu
       const start = range.startIndex ?? 0
       const count = (range.endIndex ?? start) - start
       if (count <= 0) throw badRequest(`${prefix}: endIndex must be greater than startIndex`)
+      // Formats move with their cells: a range at or after the insertion shifts, one spanning it widens.
+      const shift = (from: number, to: number | undefined) =>
+        from >= start ? { from: from + count, to: to === undefined ? undefined : to + count } : { from, to: to === undefined || to <= start ? to : to + count }
       if (range.dimension === 'ROWS') {
         if (start < sheet.rows.length) sheet.rows.splice(start, 0, ...Array.from({ length: count }, () => []))
         sheet.properties.gridProperties.rowCount += count
+        sheet.formats = sheet.formats?.map((f) => {
+          const { from, to } = shift(f.startRow, f.endRow)
+          return { ...f, startRow: from, ...(to === undefined ? {} : { endRow: to }) }
+        })
       } else if (range.dimension === 'COLUMNS') {
         for (const line of sheet.rows) if (line && start < line.length) line.splice(start, 0, ...Array.from({ length: count }, () => undefined))
         sheet.properties.gridProperties.columnCount += count
+        sheet.formats = sheet.formats?.map((f) => {
+          const { from, to } = shift(f.startCol, f.endCol)
+          return { ...f, startCol: from, ...(to === undefined ? {} : { endCol: to }) }
+        })
       } else throw badRequest(`${prefix}: dimension must be ROWS or COLUMNS`)
       assertCellLimit(spreadsheet)
       return {}

@@ -7,14 +7,16 @@ import { evaluateCorpus } from './corpus-eval'
 
 /**
  * Floors, not targets: the template parser reached 90.5% on the tuning set when the corpus was
- * extended for issue 9, and 99.2% (one sample) / 99.4% (two) after the issue's engine work, with
- * 0.02% of fields wrong in `success` results (`npm run eval:extract` prints the figures).
+ * extended for issue 9, and 99.4% (one sample) / 99.8% (two) after the issue's engine work, with
+ * 0.02% / 0.03% of fields wrong in `success` results (`npm run eval:extract` prints the figures).
  * Raise them as the engine improves; never lower them to make a change pass.
  */
 const TUNING_ONE_SAMPLE_FLOOR = 0.99
-const TUNING_TWO_SAMPLES_FLOOR = 0.99
+const TUNING_TWO_SAMPLES_FLOOR = 0.995
 /** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
+/** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%). */
+const TWO_SAMPLES_SILENTLY_WRONG_CEILING = 0.001
 /**
  * The held-out senders are never looked at while changing rules; only their totals guard against
  * a change that generalises worse (they were 91.9% and 0.33% silently wrong when this was set).
@@ -46,6 +48,7 @@ describe('accuracy corpus', () => {
     expect(score.tuning.oneSample.accuracy, misses.slice(0, 20).join('\n')).toBeGreaterThanOrEqual(TUNING_ONE_SAMPLE_FLOOR)
     expect(score.tuning.twoSamples.accuracy).toBeGreaterThanOrEqual(TUNING_TWO_SAMPLES_FLOOR)
     expect(score.tuning.oneSample.silentlyWrong / score.tuning.oneSample.fields).toBeLessThanOrEqual(SILENTLY_WRONG_CEILING)
+    expect(score.tuning.twoSamples.silentlyWrong / score.tuning.twoSamples.fields).toBeLessThanOrEqual(TWO_SAMPLES_SILENTLY_WRONG_CEILING)
     expect(score.heldOut.oneSample.accuracy).toBeGreaterThanOrEqual(HELD_OUT_FLOOR)
     expect(score.heldOut.oneSample.silentlyWrong / score.heldOut.oneSample.fields).toBeLessThanOrEqual(HELD_OUT_SILENTLY_WRONG_CEILING)
     // The first nineteen senders are the ones the rules were tuned on: they stay at 99% or better.

@@ -1,15 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { serveStatic } from '@hono/node-server/serve-static'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { secureHeaders } from 'hono/secure-headers'
-import { isClientRoute } from '../shared/paths'
-import { CLIENT_IP_HEADER } from './auth/auth'
+import { CLIENT_IP_HEADER, type AuthSession } from './auth/auth'
 import type { AppDeps, AppEnv } from './context'
 import { accountRoutes } from './features/account/account.routes'
 import { adminRoutes } from './features/admin/admin.routes'
+import { apiKeyRoutes } from './features/api/api-keys.routes'
+import { v1Routes } from './features/api/v1.routes'
+import { BILLING_WEBHOOK_PATH, billingRoutes, billingWebhookRoutes } from './features/billing/billing.routes'
 import { clientLogRoutes } from './features/client-log/client-log.routes'
 import { configRoutes } from './features/config/config.routes'
 import { connectionRoutes } from './features/connections/connections.routes'
@@ -23,9 +24,11 @@ import { pushRoutes } from './features/pipeline/push.routes'
 import { securityLogRoutes } from './features/security-log/security-log.routes'
 import { sessionRoutes } from './features/sessions/sessions.routes'
 import { sheetRoutes } from './features/sheets/sheets.routes'
+import { webhookRoutes } from './features/webhooks/webhooks.routes'
 import { getClientIp } from './lib/client-ip'
 import { AppError, errorBody } from './lib/errors'
 import { noStore, rejectUnsafeInput, requireSameOrigin } from './lib/request-guards'
+import { mountSpa } from './lib/serve-spa'
 
 /** Request bodies above this are refused with 413 before any handler reads them. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -63,12 +66,27 @@ function createApiRoutes() {
     .route('/parsers', parserRoutes)
     .route('/parsed-emails', parsedEmailRoutes)
     .route('/notifications', notificationRoutes)
+    .route('/api-keys', apiKeyRoutes)
+    .route('/webhooks', webhookRoutes)
     .route('/admin', adminRoutes)
+    .route('/billing/webhook', billingWebhookRoutes)
+    .route('/billing', billingRoutes)
     .route('/client-log', clientLogRoutes)
     .route('/dev/outbox', devOutboxRoutes)
 }
 
 export type AppType = ReturnType<typeof createApiRoutes>
+
+/** Better Auth's get-session answer with its dates back as Dates (as its own API returns them). */
+function reviveSession(body: unknown): AuthSession | null {
+  const value = body as AuthSession | null
+  if (!value?.session?.token || !value.user?.id) return null
+  const date = (v: unknown) => new Date(v as string)
+  return {
+    session: { ...value.session, expiresAt: date(value.session.expiresAt), createdAt: date(value.session.createdAt), updatedAt: date(value.session.updatedAt) },
+    user: { ...value.user, createdAt: date(value.user.createdAt), updatedAt: date(value.user.updatedAt) },
+  }
+}
 
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>()
@@ -109,8 +127,8 @@ export function createApp(deps: AppDeps) {
   )
 
   app.use('/api/*', rejectUnsafeInput)
-  // Pub/Sub push carries its own token; CSP reports come from the browser with no session.
-  app.use('/api/*', requireSameOrigin((path) => path.startsWith('/api/gmail/push') || path === CSP_REPORT_PATH))
+  // Pub/Sub push carries its own token, Stripe's webhook its signature; CSP reports come from the browser with no session.
+  app.use('/api/*', requireSameOrigin((path) => path.startsWith('/api/gmail/push') || path === CSP_REPORT_PATH || path === BILLING_WEBHOOK_PATH))
   app.use('/api/*', noStore)
 
   // Browsers post Content-Security-Policy violations here; they are logged for the operator.
@@ -124,6 +142,22 @@ export function createApp(deps: AppDeps) {
     }
     c.var.logger.warn({ report, userAgent: c.req.header('user-agent')?.slice(0, 200) }, 'content security policy violation')
     return c.body(null, 204)
+  })
+
+  // The web app asks for its session on every page and focus: a session validated a moment ago is
+  // answered from the cache (no database lookup, so no rate-limit count either); anything else,
+  // and every other auth endpoint, goes to Better Auth (docs/decisions/018).
+  app.get('/api/auth/get-session', async (c, next) => {
+    const key = deps.sessionCache.keyOf(c.req.raw.headers)
+    if (!key || new URL(c.req.url).search) return next()
+    const cached = deps.sessionCache.get(key)
+    if (cached) return c.json(cached)
+    const mark = deps.sessionCache.mark()
+    await next()
+    if (c.res.status === 200 && !c.res.headers.has('set-cookie')) {
+      const body = reviveSession(await c.res.clone().json().catch(() => null))
+      if (body) deps.sessionCache.set(key, body, mark)
+    }
   })
 
   app.on(['GET', 'POST'], '/api/auth/*', async (c) => {
@@ -153,6 +187,8 @@ export function createApp(deps: AppDeps) {
     return Response.json(keys, { headers: { 'cache-control': 'public, max-age=300' } })
   })
 
+  // The public REST API (API keys, not sessions); outside AppType, which is the web app's own client.
+  app.route('/api/v1', v1Routes)
   const api = createApiRoutes()
   app.route('/api', api)
 
@@ -199,28 +235,4 @@ function allowedMethods(app: Hono<AppEnv>, path: string): string[] {
     if (pattern.test(path)) methods.add(route.method)
   }
   return [...methods]
-}
-
-/** Serves the built SPA: hashed assets cached for a year, index.html for client routes. */
-function mountSpa(app: Hono<AppEnv>, webRoot: string) {
-  const indexHtml = readFileSync(join(webRoot, 'index.html'), 'utf8')
-  app.use(
-    '/assets/*',
-    serveStatic({
-      root: webRoot,
-      onFound: (_path, c) => {
-        c.header('Cache-Control', 'public, max-age=31536000, immutable')
-      },
-    }),
-  )
-  // Other files of the build (favicon, robots.txt): only paths that name a file.
-  const serveFile = serveStatic({ root: webRoot })
-  app.use('*', (c, next) => (/\/[^/]+\.[a-z0-9]+$/i.test(c.req.path) ? serveFile(c, next) : next()))
-  app.get('*', (c) => {
-    c.header('Cache-Control', 'no-cache')
-    if (isClientRoute(c.req.path)) return c.html(indexHtml)
-    // The SPA renders the 404 page; the status tells crawlers and logs the truth.
-    c.var.logger.warn({ path: c.req.path }, 'unknown route requested')
-    return c.html(indexHtml, 404)
-  })
 }

@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url'
-import { createAuth, type AuthRateLimits } from './auth/auth'
+import { createAuth, sessionCookieName, type AuthRateLimits } from './auth/auth'
+import { SessionCache } from './auth/session-cache'
 import { openDatabase, type Database } from './db/client'
 import type { Env } from './env'
+import { billingConfigFor } from './features/billing/billing.client'
 import { aiConfigFromEnv } from './features/extraction/extraction.service'
 import { resolveGoogleConfig, type GoogleConfig } from './features/google/google-config'
 import { createOutboxMailer, createSmtpMailer, createUndeliverableMailer, type Mailer } from './features/mail/mailer'
@@ -24,10 +26,12 @@ export async function buildDeps(
     webRoot?: string
     /** A running Google emulator to use (demo mode and tests); overrides GOOGLE_EMULATOR_URL. */
     emulatorUrl?: string
+    /** A running Stripe emulator to use (demo mode); overrides STRIPE_API_URL. */
+    stripeEmulatorUrl?: string
   } = {},
 ): Promise<AppDeps> {
   const logger = options.logger ?? createLogger(env.LOG_LEVEL)
-  const database = options.database ?? (await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR }))
+  const database = options.database ?? (await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, initInChildProcess: true }))
   await database.migrate()
   const secret = resolveAppSecret(env.APP_SECRET, env.DATA_DIR)
   const mailer = options.mailer ?? createMailer(env, database, logger)
@@ -38,8 +42,12 @@ export async function buildDeps(
     )
   }
   const google = googleConfigFor(env, options.emulatorUrl ?? env.GOOGLE_EMULATOR_URL)
-  const auth = createAuth({ db: database.db, env, google, secret, mailer, logger, rateLimits: options.rateLimits })
-  return { database, auth, env, mailer, logger, google, ai: aiConfigFromEnv(env), appSecret: secret, box: createSecretBox(secret), webRoot: options.webRoot }
+  const sessionCache = new SessionCache(sessionCookieName(env.APP_URL), env.SESSION_CACHE_SECONDS * 1000)
+  const auth = createAuth({ db: database.db, env, google, secret, mailer, logger, rateLimits: options.rateLimits, sessionCache })
+  // The cache keys on Better Auth's session cookie: a name that drifted would silently miss every time.
+  const cookieName = (await auth.$context).authCookies.sessionToken.name
+  if (cookieName !== sessionCache.cookieName) throw new Error(`session cookie is ${cookieName}, the session cache expects ${sessionCache.cookieName}`)
+  return { database, auth, sessionCache, env, mailer, logger, google, ai: aiConfigFromEnv(env), billing: billingConfigFor(env, options.stripeEmulatorUrl), appSecret: secret, box: createSecretBox(secret), webRoot: options.webRoot }
 }
 
 function createMailer(env: Env, database: Database, logger: Logger): Mailer {

@@ -1,8 +1,10 @@
 import type { AiProviderConfig } from '../engine/ai'
 import type { Auth, AuthSession } from './auth/auth'
+import type { SessionCache } from './auth/session-cache'
 import type { Database } from './db/client'
 import type { Db } from './db/client'
 import type { Env } from './env'
+import type { BillingConfig } from './features/billing/billing.client'
 import type { GoogleConfig } from './features/google/google-config'
 import type { RetryOptions } from './features/google/google.client'
 import type { Mailer } from './features/mail/mailer'
@@ -13,6 +15,8 @@ import type { Logger } from './lib/logger'
 export type AppDeps = {
   database: Database
   auth: Auth
+  /** Sessions validated a moment ago (docs/decisions/018). */
+  sessionCache: SessionCache
   env: Env
   mailer: Mailer
   logger: Logger
@@ -24,6 +28,8 @@ export type AppDeps = {
   google?: GoogleConfig
   /** The AI provider for smart_ai / full_ai parsers; null when not configured. */
   ai: AiProviderConfig | null
+  /** Stripe billing; null when plans are set by the operator (no Stripe configured). */
+  billing: BillingConfig | null
   /** Queues a mailbox sync now (Gmail push); absent when no job queue is reachable. */
   requestSync?: (userId: string) => Promise<void>
   /** Backoff for Google calls (tests shorten it). */

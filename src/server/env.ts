@@ -84,6 +84,12 @@ const envSchema = z
     }),
     /** Mailbox passes one worker process runs at a time (most of a pass is waiting on Google). */
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(500).default(25),
+    /**
+     * How long this process may answer a signed-in request from a session it validated before
+     * (0 turns the cache off). Revocations in this process take effect at once; one made by another
+     * server process takes effect within this time (docs/decisions/018).
+     */
+    SESSION_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(10),
     /** How long a worker's claim on an email or a spreadsheet outlives a crashed worker. */
     WORKER_LEASE_SECONDS: z.coerce.number().min(1).max(3600).default(60),
     /** Longest a Google call may take before it counts as failed (an append then as ambiguous). */
@@ -93,10 +99,33 @@ const envSchema = z
      * deadline is 180 s): rows of such an append are not appended again before it has passed.
      */
     SHEETS_WRITE_DEADLINE_SECONDS: z.coerce.number().min(0).max(3600).default(180),
+    /** Requests one API key may make per minute (REST API v1); more answer 429 with Retry-After. */
+    API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
+    /**
+     * Let webhooks reach private, loopback and link-local addresses (tests, the demo, a receiver
+     * on your own network). Off by default: a webhook URL must not become a way into the server's network.
+     */
+    WEBHOOKS_ALLOW_PRIVATE: z
+      .enum(['true', 'false', ''])
+      .optional()
+      .transform((v) => v === 'true'),
+    /** How long a webhook receiver may take to answer before the attempt counts as failed. */
+    WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(60).default(10),
     AI_BASE_URL: optionalUrl(/^https?:$/, 'http(s)'),
     AI_API_KEY: optionalString,
     AI_MODEL_SMART: z.string().trim().min(1).default('gpt-4o-mini'),
     AI_MODEL_FULL: z.string().trim().min(1).default('gpt-4o'),
+    /** Stripe billing: without a key, plans are set by the operator (or, in demo mode, by the local Stripe emulator). */
+    STRIPE_SECRET_KEY: optionalString,
+    /** The signing secret of the webhook endpoint ${APP_URL}/api/billing/webhook (whsec_...). */
+    STRIPE_WEBHOOK_SECRET: optionalString,
+    /** Price ids (price_...) of the monthly Starter and Pro plans. */
+    STRIPE_PRICE_STARTER: optionalString,
+    STRIPE_PRICE_PRO: optionalString,
+    /** Talk to a Stripe emulator at this URL instead of api.stripe.com (tests, or one you started yourself). */
+    STRIPE_API_URL: optionalUrl(/^https?:$/, 'http(s)'),
+    /** Port of the Stripe emulator `npm start` launches in demo mode (0: any free port). */
+    STRIPE_EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(4011),
   })
   .transform((env) => {
     const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '')
@@ -141,6 +170,12 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     problems.push(
       `${hasId ? 'GOOGLE_CLIENT_SECRET' : 'GOOGLE_CLIENT_ID'}: GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET must be set together`,
     )
+  }
+  // With a Stripe key, everything billing needs must be there too.
+  if (source.STRIPE_SECRET_KEY?.trim()) {
+    for (const key of ['STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_STARTER', 'STRIPE_PRICE_PRO'] as const) {
+      if (!source[key]?.trim()) problems.push(`${key}: required when STRIPE_SECRET_KEY is set`)
+    }
   }
   if (!result.success || problems.length > 0) throw new EnvError(problems)
   return result.data

@@ -4,6 +4,7 @@ import { loadDotEnv } from '../server/load-dotenv'
 import { pipelineDepsOf } from '../server/bootstrap'
 import { aiConfigFromEnv } from '../server/features/extraction/extraction.service'
 import { resolveGoogleConfig } from '../server/features/google/google-config'
+import { webhookDepsOf } from '../server/features/webhooks/webhooks.service'
 import { createSecretBox } from '../server/lib/crypto'
 import { createLogger } from '../server/lib/logger'
 import { resolveAppSecret } from '../server/secret'
@@ -23,13 +24,21 @@ async function main() {
   const database = await openDatabase({ url: env.DATABASE_URL })
   await database.migrate()
   const hasGoogle = Boolean(env.GOOGLE_EMULATOR_URL || (env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET))
+  const box = createSecretBox(resolveAppSecret(env.APP_SECRET, env.DATA_DIR))
   const pipeline = pipelineDepsOf({
     env,
     google: hasGoogle ? resolveGoogleConfig(env, env.GOOGLE_EMULATOR_URL) : undefined,
-    box: createSecretBox(resolveAppSecret(env.APP_SECRET, env.DATA_DIR)),
+    box,
     ai: aiConfigFromEnv(env),
   })
-  const worker = await startWorker({ database, logger, pipeline, pollIntervalSeconds: env.POLL_INTERVAL_SECONDS, concurrency: env.WORKER_CONCURRENCY })
+  const worker = await startWorker({
+    database,
+    logger,
+    pipeline,
+    pollIntervalSeconds: env.POLL_INTERVAL_SECONDS,
+    concurrency: env.WORKER_CONCURRENCY,
+    webhooks: webhookDepsOf({ box, env }),
+  })
   const stop = async () => {
     await worker.stop()
     await database.close()

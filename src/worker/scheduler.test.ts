@@ -1,13 +1,13 @@
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase, type Database } from '../server/db/client'
-import { connectedAccounts } from '../server/db/schema'
+import { connectedAccounts, users } from '../server/db/schema'
 import { claimDueMailboxes } from '../server/features/pipeline/pipeline.queries'
 import { createLogger } from '../server/lib/logger'
 import { seedConnectedMailboxes } from '../server/testing/mailbox-fixtures'
 import { eventually } from '../server/testing/pipeline-fixtures'
 import { openPostgresTestDatabase, openTestDatabase } from '../server/testing/test-database'
-import { startScheduler } from './scheduler'
+import { reservedPrioritySlots, startScheduler } from './scheduler'
 
 const HOUR = 3_600_000
 
@@ -68,6 +68,67 @@ describe('mailbox scheduler (one database connection: PGlite, or TEST_DATABASE_U
       await scheduler.stop()
     }
     expect(mostAtOnce).toBeLessThanOrEqual(3)
+  })
+})
+
+describe('priority processing (Pro)', () => {
+  let database: Database
+  beforeAll(async () => {
+    database = await openTestDatabase()
+  })
+  afterAll(async () => {
+    await database.close()
+  })
+
+  it('claims due Pro mailboxes before others that have waited longer', async () => {
+    const db = database.db
+    const seeded = await seedConnectedMailboxes(db, { count: 6, prefix: 'mixed' })
+    const now = new Date('2030-01-01T00:00:00Z')
+    await db.update(connectedAccounts).set({ nextPollAt: new Date(now.getTime() - 60_000) })
+    const pro = seeded[5]!.userId
+    await db.update(users).set({ plan: 'pro' }).where(eq(users.id, pro))
+    await db.update(connectedAccounts).set({ nextPollAt: new Date(now.getTime() - 1_000) }).where(eq(connectedAccounts.userId, pro))
+    const [first] = await claimDueMailboxes(db, { limit: 1, intervalMs: 30_000, now })
+    expect(first).toMatchObject({ userId: pro, isPriority: true })
+    expect(await claimDueMailboxes(db, { limit: 5, intervalMs: 30_000, now, priorityOnly: true })).toEqual([])
+    expect((await claimDueMailboxes(db, { limit: 10, intervalMs: 30_000, now })).every((m) => !m.isPriority)).toBe(true)
+  })
+
+  it("starts a Pro mailbox's pass at once while free-plan passes hold every other slot", async () => {
+    const db = database.db
+    await db.delete(connectedAccounts)
+    const concurrency = 5
+    const free = await seedConnectedMailboxes(db, { count: 30, prefix: 'backlog' })
+    const [pro] = await seedConnectedMailboxes(db, { count: 1, prefix: 'vip' })
+    await db.update(users).set({ plan: 'pro' }).where(eq(users.id, pro!.userId))
+    // The Pro mailbox is not due yet: the free backlog takes the slots first.
+    await db.update(connectedAccounts).set({ nextPollAt: new Date(Date.now() + HOUR) }).where(eq(connectedAccounts.userId, pro!.userId))
+    const started: string[] = []
+    let release!: () => void
+    const blocked = new Promise<void>((resolve) => (release = resolve))
+    const scheduler = startScheduler({
+      db,
+      logger: createLogger('silent'),
+      concurrency,
+      intervalMs: HOUR,
+      tickMs: 10,
+      async runPass(mailbox) {
+        started.push(mailbox.userId)
+        // Free-plan passes with a long backlog: they hold their slots until released.
+        if (!mailbox.isPriority) await blocked
+      },
+    })
+    try {
+      await eventually(async () => started.length, (n) => n === concurrency - reservedPrioritySlots(concurrency))
+      await db.update(connectedAccounts).set({ nextPollAt: new Date() }).where(eq(connectedAccounts.userId, pro!.userId))
+      await eventually(async () => started.includes(pro!.userId), Boolean, 5_000)
+      // Nothing of the backlog finished, and it never took the reserved slot.
+      expect(started.filter((id) => id !== pro!.userId)).toHaveLength(concurrency - reservedPrioritySlots(concurrency))
+      expect(free.map((f) => f.userId)).toEqual(expect.arrayContaining(started.filter((id) => id !== pro!.userId)))
+    } finally {
+      release()
+      await scheduler.stop()
+    }
   })
 })
 

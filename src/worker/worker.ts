@@ -3,11 +3,23 @@ import type { Database, Db } from '../server/db/client'
 import { makeMailboxDue } from '../server/features/pipeline/pipeline.queries'
 import { runScheduledPass, type PipelineDeps } from '../server/features/pipeline/pipeline.service'
 import type { Logger } from '../server/lib/logger'
+import { startWebhookDeliveryLoop } from '../server/features/webhooks/webhooks.jobs'
+import type { WebhookDeps } from '../server/features/webhooks/webhooks.service'
 import type { JobDefinition } from './job'
 import { jobRegistry } from './registry'
 import { startScheduler } from './scheduler'
 
-export type Worker = { boss: PgBoss; stop(): Promise<void>; pollNow(): Promise<void>; requestSync(userId: string): Promise<void> }
+export type Worker = {
+  boss: PgBoss
+  stop(): Promise<void>
+  pollNow(): Promise<void>
+  requestSync(userId: string): Promise<void>
+  /** Sends the webhook deliveries that are due now. */
+  deliverNow(): Promise<void>
+}
+
+/** Webhook deliveries one worker process sends at a time (a receiver has up to WEBHOOK_TIMEOUT_SECONDS). */
+export const WEBHOOK_CONCURRENCY = 10
 
 /** Default passes at a time per worker process (WORKER_CONCURRENCY). */
 export const DEFAULT_CONCURRENCY = 25
@@ -25,6 +37,7 @@ export async function startWorker({
   pipeline,
   pollIntervalSeconds = 30,
   concurrency = DEFAULT_CONCURRENCY,
+  webhooks,
 }: {
   database: Database
   logger: Logger
@@ -32,6 +45,8 @@ export async function startWorker({
   pipeline?: PipelineDeps
   pollIntervalSeconds?: number
   concurrency?: number
+  /** Sending webhooks (secret box, address policy, timeout); absent: deliveries wait for a worker that has it. */
+  webhooks?: WebhookDeps
 }): Promise<Worker> {
   const boss = new PgBoss({ db: database.sql as PgBoss.Db, schema: 'pgboss' })
   boss.on('error', (error) => logger.error({ err: error }, 'job queue error'))
@@ -70,13 +85,19 @@ export async function startWorker({
       })
     : undefined
 
+  const deliveries = webhooks
+    ? startWebhookDeliveryLoop({ db: database.db, logger: logger.child({ job: 'webhooks.deliver' }), deps: webhooks, concurrency: WEBHOOK_CONCURRENCY, tickMs: 1000 })
+    : undefined
+
   logger.info({ jobs: jobs.map((j) => j.name), pollIntervalSeconds, concurrency }, 'worker started')
   return {
     boss,
     pollNow: async () => scheduler?.tick(),
+    deliverNow: async () => deliveries?.tick(),
     requestSync: (userId) => requestSync(database.db, userId),
     async stop() {
       await scheduler?.stop()
+      await deliveries?.stop()
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 })
     },
   }

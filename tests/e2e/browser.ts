@@ -27,8 +27,14 @@ export function useBrowser() {
   return {
     baseUrl,
     emulatorUrl: inject('emulatorUrl'),
-    async newPage(options: { clientIp?: string } = {}): Promise<Page> {
-      const context = await browser.newContext({ baseURL: baseUrl, extraHTTPHeaders: { 'x-forwarded-for': options.clientIp ?? clientIp() } })
+    async newPage(options: { clientIp?: string; javaScriptEnabled?: boolean; viewport?: { width: number; height: number }; bypassCSP?: boolean } = {}): Promise<Page> {
+      const context = await browser.newContext({
+        baseURL: baseUrl,
+        extraHTTPHeaders: { 'x-forwarded-for': options.clientIp ?? clientIp() },
+        javaScriptEnabled: options.javaScriptEnabled ?? true,
+        bypassCSP: options.bypassCSP ?? false,
+        ...(options.viewport ? { viewport: options.viewport } : {}),
+      })
       const page = await context.newPage()
       page.setDefaultTimeout(15_000)
       return page

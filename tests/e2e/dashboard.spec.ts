@@ -9,8 +9,7 @@ const NORTHWIND = 'orders@northwind-outfitters.test'
 
 type DemoEmail = { id: string; subject: string; from: string; date: string }
 
-async function signedIn(label: string): Promise<Page> {
-  const email = uniqueEmail(label)
+async function signedIn(label: string, email = uniqueEmail(label)): Promise<Page> {
   await signUpViaApi(baseUrl, email)
   const page = await newPage()
   await signInViaForm(page, email)
@@ -35,8 +34,8 @@ async function matchingEmails(page: Page, filterFrom: string): Promise<DemoEmail
  * A signed-in user with the demo Gmail connected and an active template parser for Northwind
  * order confirmations, trained (without the wizard UI) on the order number of the newest one.
  */
-async function signedInWithParser(label: string) {
-  const page = await signedIn(label)
+async function signedInWithParser(label: string, email = uniqueEmail(label)) {
+  const page = await signedIn(label, email)
   await connectDemoGmail(page, emulatorUrl)
   const orders = await matchingEmails(page, NORTHWIND)
   expect(orders.length).toBeGreaterThan(2)
@@ -65,7 +64,7 @@ async function signedInWithParser(label: string) {
   expect(created.status).toBe(201)
   await page.goto('/dashboard')
   await page.getByRole('heading', { name: 'Your Parsers' }).waitFor()
-  return { page, orders, spreadsheetUrl: created.body.spreadsheetUrl as string }
+  return { page, orders, spreadsheetUrl: created.body.spreadsheetUrl as string, parserId: created.body.parser.id as string }
 }
 
 function stat(page: Page, label: string) {
@@ -248,6 +247,35 @@ describe('dashboard', () => {
     await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor()
   })
 
+  it("notifications read in one browser are read in the other: the read state is the account's", async () => {
+    const email = uniqueEmail('bell')
+    const { page, parserId } = await signedInWithParser('bell', email)
+    const [bankAlert] = await matchingEmails(page, 'alerts@harborbank.test')
+    // A test on an email without an order number fails and lands on the ledger: a notification.
+    const tested = await page.evaluate(
+      async ({ parserId, emailId }) =>
+        (await fetch(`/api/parsers/${parserId}/test`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ emailId }) })).status,
+      { parserId, emailId: bankAlert!.id },
+    )
+    expect(tested).toBe(200)
+    await page.reload()
+    await page.getByRole('button', { name: 'Notifications, 1 new' }).waitFor()
+
+    const other = await newPage()
+    await signInViaForm(other, email)
+    await waitForPath(other, '/dashboard')
+    await other.getByRole('button', { name: 'Notifications, 1 new' }).waitFor()
+
+    await page.getByRole('button', { name: 'Notifications, 1 new' }).click()
+    await page.getByRole('dialog', { name: 'Notifications' }).getByRole('button', { name: new RegExp(`${PARSER_NAME}: failed`) }).waitFor()
+    await page.keyboard.press('Escape')
+    await page.getByRole('button', { name: 'Notifications', exact: true }).waitFor()
+
+    await other.reload()
+    await other.getByRole('button', { name: 'Notifications', exact: true }).waitFor()
+    expect(await other.getByTestId('notifications-count').count()).toBe(0)
+  })
+
   it('user pauses, resumes and, after confirming, deletes a parser', async () => {
     const { page } = await signedInWithParser('lifecycle')
     const row = parserRow(page)
@@ -258,8 +286,15 @@ describe('dashboard', () => {
     await row.getByText('Paused', { exact: true }).waitFor()
     await page.waitForFunction(() => document.querySelector('[aria-label=Statistics]')?.textContent?.includes('Active parsers0'))
 
+    // Resume asks about the mail that arrived while paused.
     await row.getByRole('button', { name: `Resume ${PARSER_NAME}` }).click()
-    await toast(page, 'Parser resumed').waitFor()
+    const asking = page.getByRole('dialog', { name: `Resume ${PARSER_NAME}?` })
+    await asking.getByText(/Matching emails that arrived while it was paused/).waitFor()
+    await asking.getByRole('button', { name: 'Skip them' }).click()
+    const resumed = toast(page, 'Parser resumed')
+    await resumed.waitFor()
+    expect(await resumed.textContent()).toContain('Mail from while it was paused was skipped.')
+    await asking.waitFor({ state: 'detached' })
     await row.getByText('Type: template • Active').waitFor()
     await page.waitForFunction(() => document.querySelector('[aria-label=Statistics]')?.textContent?.includes('Active parsers1'))
 

@@ -4,12 +4,17 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
+import { adminToken } from '../../src/server/features/admin/admin.service'
+import { E2E_APP_SECRET } from './operator'
 
 declare module 'vitest' {
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- module augmentation needs an interface
   export interface ProvidedContext {
     baseUrl: string
     emulatorUrl: string
+    stripeEmulatorUrl: string
+    /** Bearer token for /api/admin/plan (what `npm run mailrow -- set-plan` sends). */
+    adminToken: string
   }
 }
 
@@ -42,6 +47,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 export default async function setup(project: TestProject) {
   const port = await freePort()
   const emulatorPort = await freePort()
+  const stripeEmulatorPort = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), 'mailrow-e2e-'))
   const baseUrl = `http://localhost:${port}`
   let log = ''
@@ -52,6 +58,8 @@ export default async function setup(project: TestProject) {
       APP_URL: baseUrl,
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      // Known to the stories, so they can act as the operator (tests/e2e/operator.ts).
+      APP_SECRET: E2E_APP_SECRET,
       DATABASE_URL: '',
       GOOGLE_CLIENT_ID: '',
       GOOGLE_CLIENT_SECRET: '',
@@ -61,6 +69,12 @@ export default async function setup(project: TestProject) {
       // Demo mode: the app starts the Google emulator itself, here on a free port.
       EMULATOR_PORT: String(emulatorPort),
       GOOGLE_EMULATOR_URL: '',
+      // No Stripe key: demo mode bills through the local Stripe emulator, also on a free port.
+      STRIPE_SECRET_KEY: '',
+      STRIPE_API_URL: '',
+      STRIPE_EMULATOR_PORT: String(stripeEmulatorPort),
+      // Webhook stories send to a receiver on 127.0.0.1: the operator allows private targets.
+      WEBHOOKS_ALLOW_PRIVATE: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -69,6 +83,8 @@ export default async function setup(project: TestProject) {
   await waitForHealth(baseUrl, child, () => log)
   project.provide('baseUrl', baseUrl)
   project.provide('emulatorUrl', `http://127.0.0.1:${emulatorPort}`)
+  project.provide('stripeEmulatorUrl', `http://127.0.0.1:${stripeEmulatorPort}`)
+  project.provide('adminToken', adminToken(E2E_APP_SECRET))
 
   return async () => {
     child.kill('SIGTERM')

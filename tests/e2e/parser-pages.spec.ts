@@ -105,8 +105,8 @@ describe("a parser's page", () => {
     await fields.getByText(/Not found:/).waitFor()
 
     // The keyboard way: type the value, say which field it is.
-    await page.getByRole('button', { name: 'Type a value instead' }).click()
-    const typed = page.getByRole('dialog', { name: 'Add a field by its value' })
+    await page.getByRole('button', { name: 'Add field by typing' }).click()
+    const typed = page.getByRole('dialog', { name: 'Add field by typing' })
     await typed.getByLabel('Value in the email').fill('Mia Chen')
     await typed.getByLabel('Value in the email').press('Enter')
     const assign = page.getByRole('dialog', { name: 'Which field is this?' })

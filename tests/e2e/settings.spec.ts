@@ -26,9 +26,9 @@ const thisMonth = () => new Date().toLocaleDateString('en-US', { month: 'long', 
 
 describe('settings', () => {
   it("user sees this month's usage against the plan and how to upgrade", async () => {
-    const { page, email } = await signedIn('usage')
+    const { page } = await signedIn('usage')
     await page.goto('/settings#plan')
-    const plan = page.getByRole('region', { name: 'Plan' })
+    const plan = page.getByRole('region', { name: 'Plan & billing' })
     await plan.getByTestId('current-plan').waitFor()
     expect(await plan.getByTestId('current-plan').textContent()).toBe('Free')
     await plan.getByText(`0 of 50 emails used in ${thisMonth()}`).waitFor()
@@ -39,14 +39,15 @@ describe('settings', () => {
     expect(await plan.evaluate((el) => el.getBoundingClientRect().top)).toBeLessThan(200)
 
     expect(await plan.getByRole('button', { name: 'Upgrade to Free' }).count()).toBe(0)
+    await plan.getByText('No invoices yet.').waitFor()
+    // Demo mode bills through the local Stripe emulator: upgrading opens its Checkout page.
     await plan.getByRole('button', { name: 'Upgrade to Starter' }).click()
-    const dialog = page.getByRole('dialog', { name: 'Upgrade to Starter' })
-    await dialog.getByText('Contact your Mailrow administrator to upgrade', { exact: false }).waitFor()
-    expect(await dialog.locator('code').textContent()).toBe(`npm run mailrow -- set-plan ${email} starter`)
-    await page.keyboard.press('Escape')
-    await dialog.waitFor({ state: 'detached' })
-    // Keyboard users get their focus back on the button that opened the dialog.
-    await page.waitForFunction(() => document.activeElement?.textContent === 'Upgrade to Starter')
+    await page.getByRole('heading', { name: 'Starter' }).waitFor()
+    await page.getByText('$29.00').waitFor()
+    await page.getByRole('link', { name: '← Back' }).click()
+    await page.waitForURL((url) => url.pathname === '/settings')
+    await toast(page, 'Checkout cancelled').waitFor()
+    expect(await page.getByRole('region', { name: 'Plan & billing' }).getByTestId('current-plan').textContent()).toBe('Free')
   })
 
   it('user connects Gmail from settings, reconnects it, sees the usage of a test, then disconnects it', async () => {

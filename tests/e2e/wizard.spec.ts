@@ -219,8 +219,8 @@ describe('create-parser wizard', () => {
     expect(await page.getByRole('region', { name: 'Selected Fields' }).getByText('Amount Due').count()).toBe(1)
 
     // Without a mouse: type the value, then name it.
-    await page.getByRole('button', { name: 'Type a value instead' }).click()
-    const typed = page.getByRole('dialog', { name: 'Add a field by its value' })
+    await page.getByRole('button', { name: 'Add field by typing' }).click()
+    const typed = page.getByRole('dialog', { name: 'Add field by typing' })
     await typed.getByLabel('Value in the email').fill('INV-2024-0099')
     await typed.getByLabel('Value in the email').press('Enter')
     await typed.getByText('That text does not appear in this email. Type it exactly as shown.').waitFor()

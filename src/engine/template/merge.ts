@@ -132,7 +132,10 @@ export function learnFromSamples(samples: LearningSample[]): Template {
       const seen = new Set<string>()
       const candidates: Rule[] = []
       const fromFirst = new Set<Rule>()
-      for (const template of learned) {
+      // The first sample learned alone counts as the first sample too: a label the other samples
+      // never show (`Late fee`, on an optional line) looks like data beside them, yet its rule still
+      // has to read every sample as highlighted (nothing where a sample shows no such value).
+      for (const template of [base, alone, ...learned.slice(1)]) {
         for (const rule of template.fields.find((f) => f.name === field.name)?.rules[view] ?? []) {
           const key = JSON.stringify(rule)
           // A field the first sample showed as one value never becomes a list from another sample.
@@ -140,7 +143,7 @@ export function learnFromSamples(samples: LearningSample[]): Template {
           if (!seen.has(key)) {
             seen.add(key)
             candidates.push(rule)
-            if (template === base) fromFirst.add(rule)
+            if (template === base || template === alone) fromFirst.add(rule)
           }
         }
       }

@@ -1,3 +1,4 @@
+import { BACKUP_CODE_ALPHABET } from './backup-codes'
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accounts, rateLimits, users } from '../db/schema'
@@ -121,6 +122,9 @@ describe('two-factor authentication', () => {
     const enable = await client.post('/api/auth/two-factor/enable', { password: VALID_PASSWORD })
     expect(enable.status).toBe(200)
     expect(enable.json.backupCodes.length).toBeGreaterThan(0)
+    // Without look-alike characters: the codes from our alphabet, the key base32 (A-Z, 2-7).
+    for (const code of enable.json.backupCodes) expect(code).toMatch(new RegExp(`^[${BACKUP_CODE_ALPHABET}]{5}-[${BACKUP_CODE_ALPHABET}]{5}$`))
+    expect(new URL(enable.json.totpURI).searchParams.get('secret')).toMatch(/^[A-Z2-7]+=*$/)
     const secret = secretFromTotpUri(enable.json.totpURI)
     const verify = await client.post('/api/auth/two-factor/verify-totp', { code: totpCode(secret) })
     expect(verify.status).toBe(200)

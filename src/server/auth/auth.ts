@@ -17,7 +17,9 @@ import type { Env } from '../env'
 import type { GoogleConfig } from '../features/google/google-config'
 import type { Mailer } from '../features/mail/mailer'
 import type { Logger } from '../lib/logger'
+import { generateBackupCodes } from './backup-codes'
 import { hashPassword, verifyPassword } from './password'
+import type { SessionCache } from './session-cache'
 import { claimAttempt, clearFailures, tooManyAttemptsMessage } from './throttle'
 
 /** Remembers the account this browser last signed in to, so its attempts have their own counter. */
@@ -26,6 +28,30 @@ const KNOWN_DEVICE_MAX_AGE = 60 * 60 * 24 * 365
 const TWO_FACTOR_PATHS = new Set(['/two-factor/verify-totp', '/two-factor/verify-backup-code'])
 /** Endpoints that can end in a new session (Google's callback is /callback/:id). */
 const SIGN_IN_PATHS = new Set(['/sign-in/email', '/passkey/verify-authentication', '/verify-email', ...TWO_FACTOR_PATHS])
+
+/**
+ * Better Auth endpoints that neither end a session nor change a user: the only ones that leave the
+ * session cache alone (any other, including ones a future version adds, invalidates it).
+ */
+const KEEPS_CACHED_SESSIONS = new Set([
+  '/get-session',
+  '/list-sessions',
+  '/sign-in/email',
+  '/sign-up/email',
+  '/request-password-reset',
+  '/send-verification-email',
+  '/passkey/generate-authenticate-options',
+  '/passkey/verify-authentication',
+  '/token',
+  '/jwks',
+  '/ok',
+  '/error',
+])
+
+/** The session cookie's name (the cache key's cookie): Better Auth's, with our prefix. */
+export function sessionCookieName(appUrl: string) {
+  return `${new URL(appUrl).protocol === 'https:' ? '__Secure-' : ''}mailrow.session_token`
+}
 
 /** The request header carrying the caller's IP, set by the app from the socket (never the client). */
 export const CLIENT_IP_HEADER = 'x-mailrow-client-ip'
@@ -54,9 +80,11 @@ export type AuthDeps = {
   mailer: Mailer
   logger: Logger
   rateLimits?: AuthRateLimits
+  /** Forgotten entries on every endpoint that may end a session or change a user. */
+  sessionCache?: SessionCache
 }
 
-export function createAuth({ db, env, google, secret, mailer, logger, rateLimits = DEFAULT_AUTH_RATE_LIMITS }: AuthDeps) {
+export function createAuth({ db, env, google, secret, mailer, logger, rateLimits = DEFAULT_AUTH_RATE_LIMITS, sessionCache }: AuthDeps) {
   const appUrl = new URL(env.APP_URL)
 
   /**
@@ -276,6 +304,7 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
+        if (sessionCache && !KEEPS_CACHED_SESSIONS.has(ctx.path)) forgetCachedSessions(sessionCache, ctx)
         const failed = isAPIError(ctx.context.returned)
         if (ctx.path === '/sign-in/email' && !failed) {
           const email = loginSchema.shape.email.safeParse(ctx.body?.email).data ?? ''
@@ -310,7 +339,8 @@ export function createAuth({ db, env, google, secret, mailer, logger, rateLimits
     },
     plugins: [
       // Accounts without a password (Google-only) enable 2FA from their session alone.
-      twoFactor({ issuer: 'Mailrow', allowPasswordless: true }),
+      // Backup codes without look-alike characters (the key is base32: A-Z and 2-7 already).
+      twoFactor({ issuer: 'Mailrow', allowPasswordless: true, backupCodeOptions: { customBackupCodesGenerate: generateBackupCodes } }),
       passkey({ rpID: appUrl.hostname, rpName: 'Mailrow', origin: appUrl.origin }),
       jwt({ jwks: { keyPairConfig: { alg: 'EdDSA', crv: 'Ed25519' } } }),
       // Google through configurable endpoints, so the same code signs in with Google or the emulator.
@@ -327,6 +357,18 @@ function clampName(name: unknown): string {
 }
 
 type AuthHookContext = Parameters<typeof getSessionFromCtx>[0]
+
+/**
+ * After an endpoint that may have ended sessions or changed a user: the caller's user when the
+ * endpoint knew it, this cookie's entry on sign-out, and otherwise (a password reset by link, a
+ * deletion confirmed by link) everything, since the user is not known here.
+ */
+function forgetCachedSessions(cache: SessionCache, ctx: AuthHookContext) {
+  if (ctx.path === '/sign-out' && ctx.headers) return cache.forgetKey(cache.keyOf(ctx.headers))
+  const userIds = [ctx.context.session?.user.id, ctx.context.newSession?.user.id].filter((id): id is string => Boolean(id))
+  if (userIds.length === 0) return cache.clear()
+  for (const id of userIds) cache.forgetUser(id)
+}
 
 const TWO_FACTOR_CHALLENGE_SECONDS = 600
 

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
@@ -32,15 +33,27 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
  * Opens PostgreSQL when a URL is given, otherwise embedded PGlite in `dataDir`
  * (`memory://` keeps it in memory, for tests).
  */
-export async function openDatabase(options: { url?: string; dataDir?: string }): Promise<Database> {
+export async function openDatabase(options: { url?: string; dataDir?: string; initInChildProcess?: boolean }): Promise<Database> {
   if (options.url) return openPostgres(options.url)
-  return openPglite(options.dataDir ?? 'memory://')
+  return openPglite(options.dataDir ?? 'memory://', options.initInChildProcess ?? false)
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+/**
+ * PGlite's settings for a one-process install (docs/decisions/018): PostgreSQL's default 128 MB of
+ * shared buffers live inside the WebAssembly heap, which never shrinks; 32 MB keeps the working
+ * set of a small install and leaves the rest to the OS's file cache.
+ */
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB']
+
+async function openPglite(dataDir: string, initInChildProcess: boolean): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://')
+  const pgDataDir = inMemory ? undefined : resolve(dataDir, 'pglite')
   if (!inMemory) mkdirSync(dataDir, { recursive: true })
-  const client = await PGlite.create(inMemory ? undefined : resolve(dataDir, 'pglite'))
+  // Creating a database runs initdb in a WebAssembly instance of its own, whose ~400 MB the process
+  // would keep for good: for the long-lived server a new data directory is created by a
+  // short-lived child process instead.
+  if (initInChildProcess && pgDataDir && !existsSync(resolve(pgDataDir, 'PG_VERSION'))) initPgliteInChildProcess(pgDataDir)
+  const client = await PGlite.create(pgDataDir, { startParams: PGLITE_START_PARAMS })
   const db = drizzlePglite(client, { schema }) as unknown as Db
   return {
     db,
@@ -89,4 +102,10 @@ async function openPostgres(url: string): Promise<Database> {
     },
     close: () => pool.end(),
   }
+}
+
+/** Runs PGlite's initdb for `pgDataDir` in a child process (plain Node, no TypeScript loader). */
+function initPgliteInChildProcess(pgDataDir: string) {
+  const script = `const { PGlite } = await import(process.argv[1]); const db = await PGlite.create(process.argv[2]); await db.close()`
+  execFileSync(process.execPath, ['--input-type=module', '-e', script, import.meta.resolve('@electric-sql/pglite'), pgDataDir], { stdio: 'inherit' })
 }

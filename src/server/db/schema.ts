@@ -12,6 +12,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core'
 import type { RowMode } from '../../shared/contracts/parsers'
+import type { WebhookEventType } from '../../shared/contracts/webhooks'
 import type { ParserType, Plan } from '../../shared/plans'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow()
@@ -32,6 +33,8 @@ export const users = pgTable('users', {
   /** free | starter | pro; anything else reads as free (toPlan). Never writable by the user. */
   plan: text('plan').$type<Plan>().notNull().default('free'),
   twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+  /** Notifications up to this time have been seen (kept here, not per browser: issue 12). */
+  notificationsSeenAt: timestamp('notifications_seen_at', { withTimezone: true }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 })
@@ -200,6 +203,8 @@ export const parsers = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     active: boolean('active').notNull().default(true),
+    /** When the parser was paused (null while active): Resume asks what to do with mail since then (decision 024). */
+    pausedAt: timestamp('paused_at', { withTimezone: true }),
     filterFrom: text('filter_from'),
     filterSubject: text('filter_subject'),
     filterLabel: text('filter_label'),
@@ -225,6 +230,16 @@ export const parsers = pgTable(
     trainingSamples: jsonb('training_samples').$type<TrainingSampleRef[]>().notNull().default([]),
     /** The template learned from the sample (the engine's TrainedTemplate). */
     template: jsonb('template').$type<Record<string, unknown>>(),
+    /**
+     * The sheet's columns as this parser lays them out, in sheet order (docs/decisions/022). Append
+     * only: an edit adds columns at the end and never moves or drops one. Null for parsers never
+     * edited: their layout is `sheetColumns(fields)`.
+     */
+    sheetColumns: jsonb('sheet_columns').$type<SheetColumn[]>(),
+    /** Starter's advanced filters (sender domain, body words, attachment, a Gmail query); null when none. */
+    advancedFilters: jsonb('advanced_filters').$type<AdvancedFilters>(),
+    /** Starter's custom fields: email metadata, fixed values, computed values. */
+    customFields: jsonb('custom_fields').$type<CustomField[]>().notNull().default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -274,8 +289,9 @@ export const connectedAccounts = pgTable(
 export type DeferredMessage = { id: string; recordId?: string; attempts: number; retryAt: string }
 
 export type SheetCell = string | number | boolean | null
-export type { SheetKey } from '../../shared/contracts/sheets'
-import type { SheetKey } from '../../shared/contracts/sheets'
+export type { SheetKey, SheetColumn } from '../../shared/contracts/sheets'
+import type { SheetColumn, SheetKey } from '../../shared/contracts/sheets'
+import type { AdvancedFilters, CustomField } from '../../shared/contracts/parser-edit'
 
 /** pending and processing are the pipeline's own; the rest are outcomes users see. */
 export const PARSED_EMAIL_STATUSES = ['pending', 'processing', 'success', 'partial', 'failed', 'quota_exceeded', 'skipped'] as const
@@ -303,8 +319,8 @@ export const parsedEmails = pgTable(
     error: text('error'),
     timings: jsonb('timings').$type<Record<string, number>>(),
     writtenToSheets: boolean('written_to_sheets').notNull().default(false),
-    /** sync | backfill | test: how the email reached the ledger. */
-    source: text('source').$type<'sync' | 'backfill' | 'test'>().notNull().default('sync'),
+    /** sync | backfill | test | api (submitted by REST API, raw kept in submitted_emails): how the email reached the ledger. */
+    source: text('source').$type<'sync' | 'backfill' | 'test' | 'api'>().notNull().default('sync'),
     /** Lease of the worker processing the row; an expired lease is picked up again. */
     claimedAt: timestamp('claimed_at', { withTimezone: true }),
     /**
@@ -321,12 +337,19 @@ export const parsedEmails = pgTable(
      */
     sheetKey: text('sheet_key').$type<SheetKey>().notNull().default('message'),
     sheetAttemptAt: timestamp('sheet_attempt_at', { withTimezone: true }),
+    /** 0-based column of the row's first key cell; null: the key is the row's last cell(s) (rows from before decision 022). */
+    sheetKeyAt: integer('sheet_key_at'),
   },
   (t) => [
     index('parsed_emails_user_status_idx').on(t.userId, t.status),
     index('parsed_emails_sheet_queue_idx').on(t.spreadsheetId, t.sheetState),
     index('parsed_emails_user_processed_idx').on(t.userId, t.processedAt.desc()),
     index('parsed_emails_parser_processed_idx').on(t.parserId, t.processedAt.desc()),
+    // A parser's last success, read for its health on every dashboard view: one index entry away
+    // however many failures came after it.
+    index('parsed_emails_parser_success_idx').on(t.parserId, t.processedAt.desc()).where(sql`${t.status} = 'success'`),
+    // A parser's emails newest first: its page's table and the export's keyset pages (docs/decisions/023).
+    index('parsed_emails_parser_sort_idx').on(t.parserId, sql`coalesce(${t.receivedAt}, ${t.processedAt}) desc`, sql`${t.id} desc`),
     // Open work is a sliver of the ledger: the scheduler asks "does this user have any?" per pass.
     index('parsed_emails_open_work_idx').on(t.userId).where(sql`${t.status} in ('pending', 'processing', 'quota_exceeded')`),
     index('parsed_emails_open_writes_idx').on(t.userId).where(sql`${t.sheetState} in ('queued', 'writing', 'updating')`),
@@ -362,3 +385,160 @@ export const leases = pgTable('leases', {
   holder: text('holder').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 })
+
+// ── REST API (issue 13) ──
+
+/**
+ * API keys: only the SHA-256 of the key is kept (the key is shown once). The fixed rate-limit
+ * window lives on the key so one UPDATE authenticates, counts and marks it used (decision 019).
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** The key's first characters (mrw_ and 4 more), to tell keys apart in the list. */
+    start: text('start').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true }),
+    windowCount: integer('window_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('api_keys_user_id_idx').on(t.userId)],
+)
+
+/**
+ * Emails submitted through the API: the raw message the pipeline reads instead of Gmail, and the
+ * Idempotency-Key that makes a retried submission return the first one's ledger row.
+ */
+export const submittedEmails = pgTable(
+  'submitted_emails',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    parsedEmailId: uuid('parsed_email_id')
+      .notNull()
+      .references(() => parsedEmails.id, { onDelete: 'cascade' }),
+    /** The synthetic message id of the ledger row (api-<hex>). */
+    messageId: text('message_id').notNull(),
+    /** The RFC 822 message, base64. */
+    raw: text('raw').notNull(),
+    idempotencyKey: text('idempotency_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('submitted_emails_parsed_email_idx').on(t.parsedEmailId),
+    index('submitted_emails_user_message_idx').on(t.userId, t.messageId),
+    uniqueIndex('submitted_emails_user_idempotency_idx')
+      .on(t.userId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
+  ],
+)
+// ── Billing (docs/decisions/021) ──
+
+/**
+ * A user's Stripe customer and the state of their subscription as last read from Stripe. Written
+ * only by the verified webhook handler (and the customer id by Checkout); users.plan follows it.
+ */
+export const billingAccounts = pgTable('billing_accounts', {
+  userId: text('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  stripeCustomerId: text('stripe_customer_id').notNull().unique(),
+  subscriptionId: text('subscription_id'),
+  /** Stripe's subscription status (active, past_due, canceled, ...); null before the first subscription. */
+  status: text('status'),
+  /** The paid plan of the subscription's price; users.plan is this while the subscription is paid for. */
+  plan: text('plan').$type<Plan>(),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+  /** When a renewal first failed; the grace period runs from here. Null once paid again. */
+  paymentFailedAt: timestamp('payment_failed_at', { withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+})
+
+/** Stripe events already handled, by id: a redelivered or replayed event changes nothing. */
+export const stripeEvents = pgTable('stripe_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+})
+
+// ── Webhooks (Pro: docs/decisions/020) ──
+
+/** A URL that receives signed events (Standard Webhooks). The secret is AES-256-GCM ciphertext. */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    events: jsonb('events').$type<WebhookEventType[]>().notNull(),
+    /** Parsers whose events are sent; empty means every parser. */
+    parserIds: jsonb('parser_ids').$type<string[]>().notNull().default([]),
+    secret: text('secret').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Why the endpoint was turned off automatically (it kept failing); null when the user did it or it is on. */
+    disabledReason: text('disabled_reason'),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('webhook_endpoints_user_idx').on(t.userId, t.createdAt)],
+)
+
+/** One attempt to deliver a message: when, and what the receiver answered. */
+export type WebhookAttempt = { at: string; statusCode: number | null; durationMs: number; error: string | null; responseExcerpt: string }
+
+/**
+ * One message to one endpoint, and the delivery queue: due when `next_attempt_at` has passed;
+ * a worker claims it (FOR UPDATE SKIP LOCKED) by setting `locked_until` a lease ahead.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    /** The `webhook-id` header: the same on every retry and redelivery, so receivers can drop duplicates. */
+    messageId: text('message_id').notNull(),
+    eventType: text('event_type').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    /** One event per (endpoint, key): a parser's layout change or the month's limit is announced once. */
+    dedupeKey: text('dedupe_key'),
+    /** pending (queued or retrying) | succeeded | failed (retries exhausted, or the endpoint was disabled). */
+    status: text('status').$type<'pending' | 'succeeded' | 'failed'>().notNull().default('pending'),
+    attempts: jsonb('attempts').$type<WebhookAttempt[]>().notNull().default([]),
+    /** Attempts since the message was (re)queued; the backoff schedule counts these. */
+    attemptCount: integer('attempt_count').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A worker is sending it until then (a crashed worker's claim runs out); null when none is. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt.desc()),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    uniqueIndex('webhook_deliveries_dedupe_idx')
+      .on(t.endpointId, t.dedupeKey)
+      .where(sql`${t.dedupeKey} is not null`),
+  ],
+)

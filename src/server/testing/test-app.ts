@@ -114,6 +114,7 @@ export function createHttpClient(fetcher: Fetcher, defaultHeaders: Record<string
     cookies,
     get: (path: string, headers?: Record<string, string>) => send('GET', path, undefined, headers),
     post: (path: string, body?: unknown, headers?: Record<string, string>) => send('POST', path, body ?? {}, headers),
+    put: (path: string, body?: unknown, headers?: Record<string, string>) => send('PUT', path, body ?? {}, headers),
     send,
   }
 }

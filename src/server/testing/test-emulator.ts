@@ -65,12 +65,13 @@ export async function deliverMail(
 export async function connectGmail(
   google: TestEmulator,
   client: HttpClient,
-  answer: { account?: string; scopes?: string[]; action?: 'allow' | 'deny' } = {},
+  answer: { account?: string; scopes?: string[]; action?: 'allow' | 'deny'; returnTo?: string } = {},
 ) {
-  const start = await client.post('/api/connections/gmail/start')
+  const { returnTo, ...consent } = answer
+  const start = await client.post(`/api/connections/gmail/start${returnTo ? `?returnTo=${returnTo}` : ''}`)
   if (start.status !== 200) throw new Error(`start failed: ${start.status} ${start.text}`)
   const authUrl: string = start.json.authorizationUrl
-  const decision = await google.control('/oauth/consent', { body: { authUrl, account: answer.account ?? 'demo@mailrow.test', ...answer } })
+  const decision = await google.control('/oauth/consent', { body: { authUrl, account: consent.account ?? 'demo@mailrow.test', ...consent } })
   if (decision.status !== 200) throw new Error(`consent failed: ${JSON.stringify(decision.json)}`)
   const redirect = new URL(decision.json.redirectUrl ?? decision.json.location ?? decision.json.url)
   const back = await client.get(redirect.pathname + redirect.search)

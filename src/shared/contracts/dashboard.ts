@@ -8,6 +8,8 @@ export type DashboardStats = {
   activeParsers: number
   /** Rounded percent of successes; 0 when nothing was parsed (spec §9). */
   successRate: number
+  /** Emails held back by the monthly allowance: not parsed, not failed (counted in neither). */
+  waitingForAllowance: number
 }
 
 export type RecentParsedEmail = {

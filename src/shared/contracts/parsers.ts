@@ -1,7 +1,8 @@
 import { z } from 'zod'
 import { PARSER_TYPES, type ParserType, type Plan } from '../plans'
 import { emailFiltersSchema, type FetchedEmail } from './gmail'
-import { extractionFieldsSchema, type ExtractionMethod } from './extraction'
+import { extractionFieldsSchema, type ExtractionMethod, type FieldType } from './extraction'
+import { advancedFiltersSchema, customFieldSchema, isEmptyAdvancedFilters, type AdvancedFilters, type CustomField } from './parser-edit'
 
 /** The built-in sample shown when no email matches (spec §2 step 3); it can train a parser too. */
 export const SAMPLE_EMAIL_ID = 'sample-invoice'
@@ -40,21 +41,29 @@ export const PLAN_MESSAGES = {
   historical: 'Parse historical emails is available on Starter plan and above. Please upgrade to use this feature.',
 } as const
 
+/** The fields of 'Activate Parser' (before the attachment rule); the REST API extends them. */
+export const createParserFieldsSchema = z.object({
+  name: z.string().trim().min(1, { error: 'Please enter a name for your parser.' }).max(200),
+  filters: emailFiltersSchema,
+  fields: extractionFieldsSchema,
+  sample: sampleRefSchema,
+  parserType: z.enum(PARSER_TYPES),
+  parseAttachments: z.boolean().default(false),
+  destination: destinationInputSchema,
+  parseHistorical: z.boolean().default(false),
+  rowMode: z.enum(ROW_MODES).default('per_email'),
+  /** Starter: advanced filters and custom fields (403 on the free plan). */
+  advancedFilters: advancedFiltersSchema.nullish().transform((f) => (isEmptyAdvancedFilters(f) ? null : f!)),
+  customFields: z.array(customFieldSchema).max(20).default([]),
+})
+
+/** Spec §3: parse_attachments is true only for full_ai with the PDF switch on. */
+export function attachmentRule<T extends { parserType: ParserType; parseAttachments: boolean }>(input: T): T {
+  return { ...input, parseAttachments: input.parserType === 'full_ai' && input.parseAttachments }
+}
+
 /** What the wizard sends on 'Activate Parser'. The user comes from the session. */
-export const createParserInputSchema = z
-  .object({
-    name: z.string().trim().min(1, { error: 'Please enter a name for your parser.' }).max(200),
-    filters: emailFiltersSchema,
-    fields: extractionFieldsSchema,
-    sample: sampleRefSchema,
-    parserType: z.enum(PARSER_TYPES),
-    parseAttachments: z.boolean().default(false),
-    destination: destinationInputSchema,
-    parseHistorical: z.boolean().default(false),
-    rowMode: z.enum(ROW_MODES).default('per_email'),
-  })
-  // Spec §3: parse_attachments is true only for full_ai with the PDF switch on.
-  .transform((input) => ({ ...input, parseAttachments: input.parserType === 'full_ai' && input.parseAttachments }))
+export const createParserInputSchema = createParserFieldsSchema.transform(attachmentRule)
 export type CreateParserInput = z.input<typeof createParserInputSchema>
 
 /** The plan rule for a parser (spec §6); null when allowed. */
@@ -67,6 +76,7 @@ export function planViolation(plan: Plan, { parserType, parseHistorical }: { par
 
 export const previewInputSchema = z.object({
   filters: emailFiltersSchema,
+  advancedFilters: advancedFiltersSchema.nullish().transform((f) => (isEmptyAdvancedFilters(f) ? null : f!)),
   fields: extractionFieldsSchema,
   sample: sampleRefSchema,
 })
@@ -93,6 +103,18 @@ export type PreviewRow = {
 export type PreviewResult = { rows: PreviewRow[]; unmatched: string[]; lineItemFields: string[] }
 
 export const updateParserInputSchema = z.object({ active: z.boolean() })
+
+/**
+ * Resume a paused parser (decision 024): `process` queues the matching mail that arrived while it
+ * was paused, `skip` leaves it; either way the parser takes new mail from now on.
+ */
+export const resumeParserInputSchema = z.object({
+  pausedMail: z.enum(['process', 'skip'], { error: 'Choose whether to process the mail that arrived while paused' }),
+})
+export type ResumeParserInput = z.infer<typeof resumeParserInputSchema>
+/** The most recent matching emails from the paused time that Resume queues. */
+export const PAUSED_MAIL_LIMIT = 500
+export type ResumeParserResult = { parser: ParserView; queued: number }
 
 export const testParserInputSchema = z.object({
   emailId: z
@@ -127,7 +149,11 @@ export type ParserView = {
   filter_from: string | null
   filter_subject: string | null
   filter_label: string | null
-  extraction_fields: Array<{ name: string; value: string }>
+  extraction_fields: Array<{ name: string; value: string; type: FieldType }>
+  /** Starter's advanced filters; null when none are set. */
+  advanced_filters: AdvancedFilters | null
+  /** Starter's custom fields (columns after the extracted ones). */
+  custom_fields: CustomField[]
   destination_type: 'google_sheets'
   destination_config: DestinationView | null
   parser_type: ParserType
@@ -135,8 +161,10 @@ export type ParserView = {
   /** One sheet row per email, or per line item. */
   row_mode: RowMode
   created_at: string
-  /** Why the parser is not running although active (Gmail needs reconnecting, recent failures). */
+  /** Why the parser is not running although active (Gmail needs reconnecting, recent failures, the plan). */
   alert: string | null
+  /** Kept but paused by the plan after a downgrade (the alert says why); it resumes on upgrade. */
+  paused_by_plan: boolean
   /** Historical parsing under way: emails done of the total. */
   backfill: { total: number; done: number } | null
   /**
@@ -146,6 +174,10 @@ export type ParserView = {
   layout_changed: Array<{ id: string; subject: string | null; error: string | null }> | null
   /** When an AI parser last re-learned its template from an email whose layout had changed. */
   relearned: { at: string; subject: string } | null
+  /** Its emails held back by the monthly allowance (the parser shows "Waiting for allowance"). */
+  waiting_for_allowance: number
+  /** When it was paused (null while active): Resume asks about the mail since then. */
+  paused_at: string | null
 }
 
 /** A ledger row in detail (the dashboard's 'View'). */

@@ -19,6 +19,29 @@ export const ROW_KEY_COLUMN = 'Row Key'
  */
 export type SheetKey = 'row_key' | 'message' | 'message_item'
 
+/** Where a sheet column's cells come from (docs/decisions/022). */
+export type SheetColumnSource =
+  | { kind: 'field'; name: string }
+  | { kind: 'custom'; name: string }
+  | { kind: 'meta'; key: 'received' | 'from' | 'subject' | 'message_id' | 'item' | 'row_key' }
+  /** A column the parser no longer fills (a removed field) or never did (another's): its cells are left alone. */
+  | { kind: 'none' }
+
+/** One column of a parser's sheet: the header Mailrow wrote and what fills it. */
+export type SheetColumn = { header: string; source: SheetColumnSource }
+
+const META_KEYS = { Received: 'received', From: 'from', Subject: 'subject', 'Message ID': 'message_id' } as const
+
+/** A parser's layout before any edit: its fields, the metadata columns, Item # and Row Key. */
+export function defaultSheetLayout(fieldNames: string[], rowMode: RowMode = 'per_email', sheetKey: SheetKey = 'row_key'): SheetColumn[] {
+  return [
+    ...fieldNames.map((name): SheetColumn => ({ header: name, source: { kind: 'field', name } })),
+    ...METADATA_COLUMNS.map((header): SheetColumn => ({ header, source: { kind: 'meta', key: META_KEYS[header] } })),
+    ...(rowMode === 'per_item' ? [{ header: ITEM_COLUMN, source: { kind: 'meta', key: 'item' } } satisfies SheetColumn] : []),
+    ...(sheetKey === 'row_key' ? [{ header: ROW_KEY_COLUMN, source: { kind: 'meta', key: 'row_key' } } satisfies SheetColumn] : []),
+  ]
+}
+
 export function sheetColumns(fieldNames: string[], rowMode: RowMode = 'per_email', sheetKey: SheetKey = 'row_key'): string[] {
   return [...fieldNames, ...METADATA_COLUMNS, ...(rowMode === 'per_item' ? [ITEM_COLUMN] : []), ...(sheetKey === 'row_key' ? [ROW_KEY_COLUMN] : [])]
 }

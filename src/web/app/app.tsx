@@ -1,21 +1,23 @@
-import { lazy, Suspense } from 'react'
 import { RouterProvider } from 'react-router'
-import { DemoBanner } from '../components/layout/demo-banner'
+import { SiteNavigation } from '../components/layout/site-link'
+import { AppFrame } from './app-frame'
 import { router } from './router'
 
-// Toasts load after the first paint; every toast is raised after user input, long after that.
-const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })))
+const navigateInApp = (to: string) => void router.navigate(to)
+
+/** Every route, with the router's navigation for the links shared with the landing page. */
+export function AppRoutes() {
+  return (
+    <SiteNavigation value={navigateInApp}>
+      <RouterProvider router={router} />
+    </SiteNavigation>
+  )
+}
 
 export function App() {
   return (
-    <>
-      <Suspense fallback={null}>
-        <DemoBanner />
-      </Suspense>
-      <RouterProvider router={router} />
-      <Suspense fallback={null}>
-        <Toaster richColors closeButton position="top-right" />
-      </Suspense>
-    </>
+    <AppFrame>
+      <AppRoutes />
+    </AppFrame>
   )
 }

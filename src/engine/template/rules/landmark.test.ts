@@ -27,4 +27,13 @@ describe('aligning a block whose lines come and go', () => {
     expect(alignBlock(s, t, 2)).toBe(-1)
     expect(alignBlock(s, t, 3)).toBe(2)
   })
+  it('keeps a line at its distance from the nearer end of the block when a look-alike above it comes or goes', () => {
+    const s = ['Dolores Álvarez', 'Northwind Traders', '32 Calle Mayor', 'c/o Reception', 'Leeds', 'LS1 4AP', 'United Kingdom'].map(lineKind)
+    const t = ['Chloé O’Connor', '154 Calle Mayor', 'Stoke-on-Trent', 'ST4 2RS', 'United Kingdom'].map(lineKind)
+    expect(alignBlock(s, t, 4)).toBe(2)
+    // The optional line as far from both ends as can be: not read, not guessed.
+    expect(alignBlock(s, t, 3)).toBe(-1)
+    // A table row is told by its label, never by its place.
+    expect(alignBlock(s, t, 4, () => false)).toBe(-1)
+  })
 })

@@ -112,7 +112,8 @@ export function lineKind(text: string): string {
   for (const token of text.split(/[\s\t]+/)) {
     const core = token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}:,]+$/gu, '')
     if (core === '') continue
-    const kind = /\d/.test(core) ? '9' : 'a'
+    // `2nd`, `LS1` and `4AP` (letters and digits) are not `203` (a house number): a line 2 is not a street.
+    const kind = !/\d/.test(core) ? 'a' : /\p{L}/u.test(core) ? 'x' : '9'
     // A label's colon and a comma (`Portland, OR 97209` is not `Unit 7`) tell lines apart.
     const mark = core.endsWith(':') ? ':' : core.endsWith(',') ? ',' : ''
     if (!out.endsWith(kind)) out += kind
@@ -126,7 +127,7 @@ export function lineKind(text: string): string {
  * kinds (an optional company or phone line may come and go). -1 when that line is absent or when
  * two equally good alignments disagree about it: then the value is not read rather than guessed.
  */
-export function alignBlock(sample: string[], target: string[], index: number): number {
+export function alignBlock(sample: string[], target: string[], index: number, mayTieBreak: (j: number) => boolean = () => true): number {
   const n = sample.length
   const m = target.length
   const sub = (i: number, j: number) => (sample[i] === target[j] ? 0 : 1)
@@ -156,14 +157,39 @@ export function alignBlock(sample: string[], target: string[], index: number): n
       G[i]![j] = g
     }
   const best = F[n]![m]!
-  const places = new Set<number>()
-  for (let j = 0; j <= m; j++) {
-    const f = F[index]![j]!
-    if (f === INF) continue
-    if (j < m && f + sub(index, j) + G[index + 1]![j + 1]! === best) places.add(sample[index] === target[j] ? j : -2 - j)
-    if (f + del(index) + G[index + 1]![j]! === best) places.add(-1)
+  const placesOf = (i: number) => {
+    const places = new Set<number>()
+    for (let j = 0; j <= m; j++) {
+      const f = F[i]![j]!
+      if (f === INF) continue
+      if (j < m && f + sub(i, j) + G[i + 1]![j + 1]! === best) places.add(sample[i] === target[j] ? j : -2 - j)
+      if (f + del(i) + G[i + 1]![j]! === best) places.add(-1)
+    }
+    return places
   }
-  if (places.size !== 1) return -1
+  // Equally good alignments disagree (`Leeds` after an optional `c/o Reception`, both words). A line
+  // keeps its distance from the nearer end of its block: the town stays third from the end when a
+  // line above it comes or goes. A line as far from both ends stays unread, and so does a line that
+  // another sample line would claim the same way (which of two look-alikes is gone cannot be told)
+  // or a table row (`Late fee  $15.50`: its label, not its place, says which row it is).
+  const tieBroken = (i: number, places: Set<number>) => {
+    const fromStart = i
+    const fromEnd = n - 1 - i
+    if (fromStart === fromEnd) return -1
+    const j = fromStart < fromEnd ? i : m - 1 - fromEnd
+    return j >= 0 && j < m && places.has(j) ? j : -1
+  }
+  const places = placesOf(index)
+  if (places.size !== 1) {
+    const j = tieBroken(index, places)
+    if (j < 0 || !mayTieBreak(j)) return -1
+    for (let i = 0; i < n; i++) {
+      if (i === index) continue
+      const other = placesOf(i)
+      if (other.size > 1 && tieBroken(i, other) === j) return -1
+    }
+    return j
+  }
   const [place] = places
   // A line of another kind in its place is not the value's line (`2nd floor` may be; the footer is not).
   return place! >= 0 ? place! : place! <= -2 && sample.length === target.length ? -2 - place! : -1
@@ -177,7 +203,7 @@ function applyLandmark(doc: Doc, rule: Extract<Rule, { kind: 'landmark' }>, fiel
     if (rule.block && (rule.offset > 1 || (rule.blocks ?? 0) > 0)) {
       const block = blocksBelow(doc, lm, (rule.blocks ?? 0) + 1)[rule.blocks ?? 0]
       if (!block) continue
-      const at = alignBlock(rule.block, block.map((l) => lineKind(lineText(doc, l))), rule.offset - 1)
+      const at = alignBlock(rule.block, block.map((l) => lineKind(lineText(doc, l))), rule.offset - 1, (j) => !lineText(doc, block[j]!).includes('\t'))
       if (at < 0) continue
       line = block[at]!
     } else {

@@ -31,7 +31,13 @@ export async function getAccount(db: Db, { userId }: { userId: string }): Promis
  */
 export async function deleteAccount(
   db: Db,
-  { userId, password, confirmEmail, revokeGoogle }: { userId: string; password?: string; confirmEmail?: string; revokeGoogle: () => Promise<void> },
+  {
+    userId,
+    password,
+    confirmEmail,
+    revokeGoogle,
+    endSubscription = async () => {},
+  }: { userId: string; password?: string; confirmEmail?: string; revokeGoogle: () => Promise<void>; endSubscription?: () => Promise<void> },
 ) {
   const user = await findUserById(db, userId)
   if (!user) throw new AppError('NOT_FOUND', 'Account not found')
@@ -48,6 +54,8 @@ export async function deleteAccount(
   } else if (confirmEmail !== user.email) {
     throw new AppError('VALIDATION', 'Type your email address to confirm')
   }
+  // No more charges for an account that no longer exists.
+  await endSubscription()
   await revokeGoogle()
   await db.transaction(async (tx) => {
     await deleteUserTraces(tx, { userId, email: user.email })

@@ -14,5 +14,10 @@ export const adminRoutes = new Hono<AppEnv>().post(
     await next()
   },
   validate('json', z.object({ email: z.email(), plan: z.enum(PLANS) })),
-  async (c) => c.json({ user: await setUserPlan(c.var.db, c.req.valid('json')) }),
+  async (c) => {
+    const user = await setUserPlan(c.var.db, c.req.valid('json'))
+    // Cached sessions carry the user (and its plan): an operator's change shows at once.
+    c.var.deps.sessionCache.clear()
+    return c.json({ user })
+  },
 )

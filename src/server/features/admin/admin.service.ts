@@ -17,7 +17,10 @@ export function isAdminToken(appSecret: string, presented: string | undefined): 
   return given.length === expected.length && timingSafeEqual(given, expected)
 }
 
-/** Until billing exists, an operator sets a user's plan (`npm run mailrow -- set-plan EMAIL PLAN`). */
+/**
+ * Without Stripe (billing off), an operator sets a user's plan (`npm run mailrow -- set-plan EMAIL PLAN`).
+ * With Stripe it still works, as an override until the user's next subscription event.
+ */
 export async function setUserPlan(db: Db, { email, plan }: { email: string; plan: Plan }) {
   const rows = await db.update(users).set({ plan }).where(eq(users.email, email.trim().toLowerCase())).returning({ email: users.email, plan: users.plan })
   if (rows.length === 0) throw new AppError('NOT_FOUND', `No user with the email ${email}`)

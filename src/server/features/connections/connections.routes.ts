@@ -10,7 +10,10 @@ import { AppError } from '../../lib/errors'
 import { requireGoogle } from '../../lib/google-access'
 import { requireSession } from '../../lib/session'
 import { validate } from '../../lib/validate'
-import { completeGmailConnection, disconnectGmail, getGmailConnectionStatus, startGmailConnection } from './connections.service'
+import { completeGmailConnection, disconnectGmail, getGmailConnectionStatus, GMAIL_RETURN_TO, gmailConnectionReturnTo, startGmailConnection } from './connections.service'
+
+/** Reconnect from Settings (or the dashboard) comes back there, not to the wizard. */
+const RETURN_PATHS = { wizard: paths.createParser, settings: paths.settings, dashboard: paths.dashboard } as const
 
 const callbackQuerySchema = z.object({
   code: z.string().max(4096).optional(),
@@ -24,13 +27,13 @@ export const connectionRoutes = new Hono<AppEnv>()
     const connection = await getGmailConnectionStatus(c.var.db, { userId: c.var.user.id })
     return c.json({ connection })
   })
-  .post('/gmail/start', requireGoogle, async (c) => {
-    const result = await startGmailConnection(c.var.db, { userId: c.var.user.id, access: c.var.googleAccess })
+  .post('/gmail/start', requireGoogle, validate('query', z.object({ returnTo: z.enum(GMAIL_RETURN_TO).optional() })), async (c) => {
+    const result = await startGmailConnection(c.var.db, { userId: c.var.user.id, access: c.var.googleAccess, returnTo: c.req.valid('query').returnTo })
     return c.json(result)
   })
-  // Google sends the browser back here; the wizard picks up at ?step=gmail-callback.
+  // Google sends the browser back here; the page it started from picks up at ?step=gmail-callback.
   .get('/gmail/callback', requireGoogle, validate('query', callbackQuerySchema), async (c) => {
-    const back = new URL(paths.createParser, c.var.deps.env.APP_URL)
+    const back = new URL(RETURN_PATHS[await gmailConnectionReturnTo(c.var.db, c.req.valid('query').state)], c.var.deps.env.APP_URL)
     back.searchParams.set('step', 'gmail-callback')
     try {
       const result = await completeGmailConnection(c.var.db, { userId: c.var.user.id, ...c.req.valid('query'), access: c.var.googleAccess })

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { OAuth2Client } from 'google-auth-library'
 import type { GmailConnectionStatus } from '../../../shared/contracts/gmail'
 import type { Db } from '../../db/client'
+import { emitWebhookEvent } from '../webhooks/webhooks.service'
 import { AppError } from '../../lib/errors'
 import type { SecretBox } from '../../lib/crypto'
 import { GMAIL_CONNECTION_SCOPES, type GoogleConfig } from '../google/google-config'
@@ -29,16 +30,30 @@ export type GoogleAccess = {
 const STATE_TTL_MS = 10 * 60 * 1000
 const stateKey = (state: string) => `gmail-connect:${state}`
 
+/** Where Google's consent returns the user: the wizard (by default), Settings, or the dashboard. */
+export const GMAIL_RETURN_TO = ['wizard', 'settings', 'dashboard'] as const
+export type GmailReturnTo = (typeof GMAIL_RETURN_TO)[number]
+
+/** The page a connection started from, read from the state before it is used up (the wizard when unknown). */
+export async function gmailConnectionReturnTo(db: Db, state: string | undefined): Promise<GmailReturnTo> {
+  const found = state ? await findVerification(db, stateKey(state)) : undefined
+  const returnTo = found ? (JSON.parse(found.value) as { returnTo?: string }).returnTo : undefined
+  return GMAIL_RETURN_TO.find((page) => page === returnTo) ?? 'wizard'
+}
+
 export function gmailCallbackUrl(appUrl: string) {
   return `${appUrl}/api/connections/gmail/callback`
 }
 
-/** Step 1 of the wizard: the Google consent URL, with state and PKCE kept server-side. */
-export async function startGmailConnection(db: Db, { userId, access }: { userId: string; access: GoogleAccess }) {
+/**
+ * Step 1 of the wizard (or Reconnect elsewhere): the Google consent URL, with state and PKCE kept
+ * server-side, and where the user goes back to afterwards (one of a fixed few pages: no open redirect).
+ */
+export async function startGmailConnection(db: Db, { userId, access, returnTo = 'wizard' }: { userId: string; access: GoogleAccess; returnTo?: GmailReturnTo }) {
   const client = createOAuthClient(access.google, gmailCallbackUrl(access.appUrl))
   const state = randomBytes(24).toString('base64url')
   const { codeVerifier, codeChallenge } = await client.generateCodeVerifierAsync()
-  await insertVerification(db, stateKey(state), JSON.stringify({ userId, codeVerifier }), new Date(Date.now() + STATE_TTL_MS))
+  await insertVerification(db, stateKey(state), JSON.stringify({ userId, codeVerifier, returnTo }), new Date(Date.now() + STATE_TTL_MS))
   const authorizationUrl = client.generateAuthUrl({
     access_type: 'offline',
     prompt: 'consent',
@@ -148,7 +163,12 @@ export async function disconnectGmail(db: Db, { userId, access }: { userId: stri
 
 /** Marks the connection as needing the user, so its parsers pause with a visible reason. */
 export async function markNeedsReconnect(db: Db, { userId, reason }: { userId: string; reason: string }) {
+  const wasConnected = (await findGmailConnectionByUser(db, userId))?.status === 'connected'
   await updateGmailConnection(db, userId, { status: 'needs_reconnect', statusReason: reason })
+  // Every parser of the mailbox stops until the user reconnects: webhook receivers hear it once.
+  if (wasConnected) {
+    await emitWebhookEvent(db, { userId, event: { type: 'parser.needs_attention', data: { parserId: null, reason: 'connection_lost', message: reason } } })
+  }
 }
 
 type Connection = NonNullable<Awaited<ReturnType<typeof findGmailConnectionByUser>>>

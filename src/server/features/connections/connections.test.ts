@@ -37,6 +37,20 @@ describe('Gmail connection', () => {
     expect(app.t.deps.box.decrypt(row!.accessToken)).toMatch(/^ya29\./)
   })
 
+  it('Reconnect from Settings (or the dashboard) returns there; anything else is refused', async () => {
+    const client = await newUser()
+    const settings = await connectGmail(app.google, client, { returnTo: 'settings' })
+    expect(settings.location.pathname).toBe('/settings')
+    expect(settings.location.searchParams.get('step')).toBe('gmail-callback')
+    expect((await connectGmail(app.google, client, { returnTo: 'dashboard' })).location.pathname).toBe('/dashboard')
+    expect((await connectGmail(app.google, client, { returnTo: 'wizard' })).location.pathname).toBe('/create-parser')
+    // No open redirect: only the named pages.
+    expect((await client.post('/api/connections/gmail/start?returnTo=https://evil.test')).status).toBe(400)
+    const denied = await connectGmail(app.google, client, { returnTo: 'settings', action: 'deny' })
+    expect(denied.location.pathname).toBe('/settings')
+    expect(denied.location.searchParams.get('error')).toBe('Gmail access was not granted.')
+  })
+
   it('reconnecting updates the single record instead of adding one', async () => {
     const client = await newUser()
     await connectGmail(app.google, client)

@@ -2,10 +2,9 @@ import type { AiProviderConfig } from '../../../engine/ai'
 import { parseTrainedTemplate, runParser, trainParser, type TrainedTemplate } from '../../../engine/extract'
 import { parseEmail, type NormalisedEmail } from '../../../engine/mime'
 import type { ExtractionField, ExtractionResult } from '../../../shared/contracts/extraction'
-import type { RowMode } from '../../../shared/contracts/parsers'
-import { rowKeyCell } from '../../../shared/contracts/sheets'
 import type { ParserType } from '../../../shared/plans'
-import type { parsers, SheetCell } from '../../db/schema'
+import type { SheetCell } from '../../db/schema'
+import { buildSheetRows, keyColumnOf, layoutOf, type LayoutParser } from '../pipeline/sheet-layout'
 import { SAMPLE_EMAIL } from '../../../shared/sample-email'
 import type { Env } from '../../env'
 import { AppError } from '../../lib/errors'
@@ -97,52 +96,18 @@ export function emailFacts(email: NormalisedEmail) {
   return { subject: email.subject, from: email.from, date: email.date && !Number.isNaN(Date.parse(email.date)) ? new Date(email.date) : null }
 }
 
-/**
- * The sheet rows for one email: the fields in the parser's order (normalised cells), then Received,
- * From, Subject and Message ID. One row per email, or with `per_item` one row per line item (the
- * email's other fields repeated, the item's number last); an email where no item was found still
- * gives one row, its item cells and number blank, so it never vanishes from the sheet.
- */
-export function toSheetRows(
-  fields: ExtractionField[],
+/** A parser's sheet rows for an email, laid out by its sheet layout (docs/decisions/022). */
+export function sheetRowsFor(
+  parser: LayoutParser,
   result: ExtractionResult,
   email: NormalisedEmail,
   messageId: string,
   receivedAt: Date | null,
-  rowMode: RowMode = 'per_email',
-  /** With a parser id, each row ends with its Row Key cell (parsers whose sheet key is `row_key`). */
-  rowKeyOf?: { parserId: string },
 ): SheetCell[][] {
-  const facts = emailFacts(email)
-  const metadata = [(receivedAt ?? facts.date)?.toISOString() ?? '', facts.from, facts.subject, messageId]
-  const emailCells = fields.map((f) => {
-    const detail = result.details[f.name]
-    return detail?.cell ?? detail?.value ?? ''
-  })
-  const key = (item?: number | '') => (rowKeyOf ? [rowKeyCell(rowKeyOf.parserId, messageId, item)] : [])
-  if (rowMode === 'per_email') return [[...emailCells, ...metadata, ...key()]]
-  const items = result.items ?? []
-  // No item found: the line-item fields are empty, so the email's own cells say so already.
-  if (items.length === 0) return [[...emailCells, ...metadata, '', ...key('')]]
-  return items.map((item, index) => [
-    ...fields.map((f, i) => {
-      const cell = item[f.name]
-      return cell ? (cell.cell ?? cell.value ?? '') : emailCells[i]!
-    }),
-    ...metadata,
-    index + 1,
-    ...key(index + 1),
-  ])
+  return buildSheetRows(parser, result, emailFacts(email), messageId, receivedAt)
 }
 
-
-/** A parser's sheet rows for an email, ending with the Row Key cell when its sheet key is `row_key`. */
-export function sheetRowsFor(
-  parser: Pick<typeof parsers.$inferSelect, 'id' | 'extractionFields' | 'rowMode' | 'sheetKey'>,
-  result: ExtractionResult,
-  email: NormalisedEmail,
-  messageId: string,
-  receivedAt: Date | null,
-): SheetCell[][] {
-  return toSheetRows(parser.extractionFields, result, email, messageId, receivedAt, parser.rowMode, parser.sheetKey === 'row_key' ? { parserId: parser.id } : undefined)
+/** Where the row's key cells start (the ledger keeps it, for the sheet writer to find its rows). */
+export function sheetKeyColumn(parser: Pick<LayoutParser, 'extractionFields' | 'rowMode' | 'sheetKey' | 'sheetColumns'>): number {
+  return keyColumnOf(layoutOf(parser), parser.sheetKey)
 }

@@ -71,4 +71,35 @@ describe('sanitizeEmailHtml', () => {
     const html = '<table><tbody><tr><td style="color: red">Total</td><td><b>$25.00</b></td></tr></tbody></table>'
     expect(sanitizeEmailHtml(html)).toBe(html)
   })
+
+  it('keeps the table and text attributes an email is laid out with', () => {
+    const html =
+      '<table width="600" cellpadding="4" cellspacing="0" border="0" bgcolor="#ffffff" align="center"><tbody>' +
+      '<tr><th align="left" valign="bottom" scope="col">Item</th><th>Qty</th><th align="right">Price</th></tr>' +
+      '<tr><td colspan="2" align="right" valign="top" width="50%" nowrap="">Subtotal</td><td rowspan="2" height="20" align="right">$84.88</td></tr>' +
+      '</tbody></table><font color="#5f6368" face="Arial" size="2">Footer</font>'
+    expect(sanitizeEmailHtml(html)).toBe(html)
+  })
+
+  it('still strips what is hostile next to the layout attributes', () => {
+    const clean = sanitizeEmailHtml(
+      '<table background="https://tracker.test/bg.png" width="600" onmouseover="alert(1)"><tbody><tr>' +
+        '<td colspan="2" align="right" style="background:url(https://tracker.test/p.png);color:red" onclick="steal()">' +
+        '<a href="javascript:alert(1)" width="1">x</a><img src="https://tracker.test/p.gif" width="1" height="1"></td></tr></tbody></table>' +
+        '<script>alert(1)</script><div align="javascript:alert(1)" style="position:fixed;top:0">y</div>',
+    )
+    expect(clean).toContain('width="600"')
+    expect(clean).toContain('colspan="2" align="right"')
+    expect(clean).not.toMatch(/onmouseover|onclick|<script|javascript:alert\(1\)"?>x|tracker\.test\/bg|background:url|href="javascript/)
+    expect(clean).not.toMatch(/ src="https:\/\/tracker/)
+    expect(clean).not.toMatch(/position\s*:\s*fixed/)
+    expect(clean).toContain('<div align="javascript:alert(1)" style="top:0">y</div>')
+    expect(clean).toContain('data-remote-src="https://tracker.test/p.gif"')
+  })
+
+  it('does not let an escaped backslash smuggle a fetch or a fixed position past the checks', () => {
+    const clean = sanitizeEmailHtml('<div style="background:\\5c 75rl(https://tracker.test/x.png);color:red">a</div><p style="\\5c 70osition:fixed">b</p>')
+    expect(clean).not.toMatch(/tracker|\\/)
+    expect(clean).toContain('color:red')
+  })
 })

@@ -4,6 +4,12 @@ import { JSDOM } from 'jsdom'
 // One DOM for the process: DOMPurify only needs a window to parse into.
 const purify = createDOMPurify(new JSDOM('').window as unknown as Parameters<typeof createDOMPurify>[0])
 
+/** The HTML 4 table and text attributes emails are laid out with (their values are never URLs). */
+const LAYOUT_ATTRIBUTES = [
+  'align', 'valign', 'width', 'height', 'colspan', 'rowspan', 'bgcolor', 'border', 'cellpadding', 'cellspacing', 'nowrap', 'color', 'face', 'size',
+  'dir', 'span', 'abbr', 'scope', 'headers', 'hspace', 'vspace', 'start', 'type', 'char', 'charoff', 'frame', 'rules', 'clear', 'noshade',
+]
+
 const CONFIG: Config = {
   FORBID_TAGS: [
     'script', 'iframe', 'object', 'embed', 'frame', 'frameset', 'form', 'input', 'button', 'textarea', 'select', 'base', 'meta', 'link', 'svg', 'math',
@@ -13,6 +19,10 @@ const CONFIG: Config = {
   FORBID_ATTR: ['srcset', 'formaction', 'action', 'ping', 'background', 'poster', 'lowsrc', 'dynsrc'],
   ALLOW_DATA_ATTR: false,
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|tel:|cid:|#)/i,
+  // The strict URI rule above is checked against every attribute DOMPurify doesn't know to be
+  // URI-safe, so `colspan="2"` and `align="right"` were dropped as "bad URLs" and the email lost its
+  // layout (totals under the Qty column). These presentational attributes never load anything.
+  ADD_URI_SAFE_ATTR: LAYOUT_ATTRIBUTES,
 }
 
 /** The only image sources that load nothing from the network. */
@@ -40,8 +50,7 @@ export function sanitizeEmailHtml(html: string, { allowRemoteImages = false }: S
       element.setAttribute('target', '_blank')
       element.setAttribute('rel', 'noopener noreferrer nofollow')
     }
-    if (allowRemoteImages) return
-    if (element.tagName === 'IMG' && element.hasAttribute('src')) {
+    if (!allowRemoteImages && element.tagName === 'IMG' && element.hasAttribute('src')) {
       // Anything but cid:/data: goes over the network: https:host, //host, relative paths alike.
       const src = element.getAttribute('src') ?? ''
       if (!LOCAL_IMAGE.test(src)) {
@@ -51,19 +60,29 @@ export function sanitizeEmailHtml(html: string, { allowRemoteImages = false }: S
     }
     const style = element.getAttribute('style')
     if (style) {
-      const safe = withoutFetchingCss(style)
+      const safe = safeCss(style, allowRemoteImages)
       if (safe.trim()) element.setAttribute('style', safe)
       else element.removeAttribute('style')
     }
   })
   purify.addHook('uponSanitizeElement', (node, data) => {
-    if (!allowRemoteImages && data.tagName === 'style' && node.textContent) {
-      node.textContent = withoutFetchingCss(node.textContent)
-    }
+    if (data.tagName === 'style' && node.textContent) node.textContent = safeCss(node.textContent, allowRemoteImages)
   })
   const clean = purify.sanitize(html, { ...CONFIG, ADD_ATTR: allowRemoteImages ? [] : ['data-remote-src'] }) as string
   purify.removeAllHooks()
   return clean
+}
+
+/**
+ * A declaration that takes an element out of the email's flow to sit over the page shown around
+ * it (a fake "Sign in again" box over the app's own buttons): fixed, sticky and absolute positions.
+ */
+const ESCAPING_CSS = /[^;{}]*\bposition\s*:\s*(?:fixed|sticky|absolute)[^;{}]*(?:;|(?=[{}])|$)/gi
+
+function safeCss(css: string, allowRemoteImages: boolean): string {
+  // withoutFetchingCss answers decoded CSS; decoding it again would turn `\5c 75rl(` into url(.
+  const decoded = allowRemoteImages ? decodeCssEscapes(css) : withoutFetchingCss(css)
+  return decoded.replace(ESCAPING_CSS, '')
 }
 
 /** CSS with every declaration that could fetch removed (data: images stay). */
@@ -77,8 +96,22 @@ export function withoutFetchingCss(css: string): string {
   return masked.replace(CSS_FETCH, '').replace(/\uE000(\d+)\uE001/g, (_m, index: string) => dataUrls[Number(index)] ?? '')
 }
 
-/** \74 → t, \r → r (CSS treats an escaped letter as the letter itself). */
+/**
+ * \74 → t, \r → r (CSS treats an escaped letter as the letter itself). An escaped backslash
+ * (`\5c 75rl(`) leaves a new escape for the browser to decode after the checks: decoded again
+ * until nothing changes, and any backslash still left is dropped.
+ */
 function decodeCssEscapes(css: string): string {
+  let decoded = css
+  for (let round = 0; round < 4; round++) {
+    const next = decodeCssEscapesOnce(decoded)
+    if (next === decoded) break
+    decoded = next
+  }
+  return decoded.replace(/\\/g, '')
+}
+
+function decodeCssEscapesOnce(css: string): string {
   return css
     .replace(/\\([0-9a-f]{1,6})\s?/gi, (_m, hex: string) => {
       const code = Number.parseInt(hex, 16)

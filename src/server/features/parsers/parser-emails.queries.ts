@@ -28,11 +28,16 @@ function searchCondition(q: string): SQL | undefined {
   return or(ilike(parsedEmails.emailSubject, pattern), ilike(parsedEmails.emailFrom, pattern), sql`${parsedEmails.extractedData}::text ilike ${pattern}`)
 }
 
+/** The emails a parser's table shows for a search and a status filter (the export takes the same). */
+export function parserEmailsWhere({ userId, parserId, q, status }: { userId: string; parserId: string; q: string; status: ParserEmailFilter }) {
+  return and(byParser(userId, parserId), searchCondition(q), status === 'all' ? undefined : inArray(parsedEmails.status, FILTER_STATUSES[status]))
+}
+
 export async function listParserEmailsPage(
   db: Db,
   { userId, parserId, page, pageSize, q, status }: { userId: string; parserId: string; page: number; pageSize: number; q: string; status: ParserEmailFilter },
 ) {
-  const where = and(byParser(userId, parserId), searchCondition(q), status === 'all' ? undefined : inArray(parsedEmails.status, FILTER_STATUSES[status]))
+  const where = parserEmailsWhere({ userId, parserId, q, status })
   const [rows, [total]] = await Promise.all([
     db
       .select()

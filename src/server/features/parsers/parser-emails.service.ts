@@ -34,7 +34,8 @@ import {
   requeueParserEmails,
   updateParserTraining,
 } from './parser-emails.queries'
-import type { ParserRow } from './parsers.queries'
+import { updateParserEdit, type ParserRow } from './parsers.queries'
+import { addFieldsToLayout } from './parser-edit.service'
 import { getParser, toParserView } from './parsers.service'
 
 /** Emails the training preview runs the re-learned template on. */
@@ -140,12 +141,26 @@ async function loadTrainingSamples(db: Db, { userId, parser, access, extra }: { 
   return { samples, kept }
 }
 
-/** The fields as highlighted in the email, checked against the parser's and put in its order. */
+/** The fields as highlighted in the email, in the parser's order (new fields, already added to it, last). */
 function checkedFields(parser: ParserRow, fields: ExtractionField[]): ExtractionField[] {
   const names = parser.extractionFields.map((f) => f.name)
-  const unknown = fields.filter((f) => !names.includes(f.name))
-  if (unknown.length > 0) throw new AppError('VALIDATION', `Not a field of this parser: ${unknown.map((f) => f.name).join(', ')}`)
   return names.flatMap((name) => fields.filter((f) => f.name === name))
+}
+
+/**
+ * The parser with the fields highlighted in this email that it did not have (issue 12 item 3:
+ * adding a field needs its value in a sample). They go after its fields, typed as highlighted.
+ */
+function withNewFields(parser: ParserRow, fields: ExtractionField[]): { parser: ParserRow; added: ExtractionField[] } {
+  const names = new Set(parser.extractionFields.map((f) => f.name.toLowerCase()))
+  const added = fields.filter((f) => !names.has(f.name.toLowerCase()))
+  if (added.length === 0) return { parser, added }
+  // An email that shows none of the parser's fields teaches it nothing about them: likely the wrong email.
+  if (added.length === fields.length) {
+    throw new AppError('VALIDATION', `Highlight at least one of the parser's fields (${parser.extractionFields.map((f) => f.name).join(', ')}) in this email`)
+  }
+  if (parser.extractionFields.length + added.length > 100) throw new AppError('VALIDATION', 'A parser can have at most 100 fields')
+  return { parser: { ...parser, extractionFields: [...parser.extractionFields, ...added] }, added }
 }
 
 async function relearn(db: Db, { userId, parser, messageId, fields, access }: { userId: string; parser: ParserRow; messageId: string; fields: ExtractionField[]; access: GoogleAccess }) {
@@ -176,7 +191,7 @@ export async function previewTrainingFromEmail(
   db: Db,
   { userId, parserId, emailId, fields, access }: { userId: string; parserId: string; emailId: string; fields: ExtractionField[]; access: GoogleAccess },
 ): Promise<PreviewResult> {
-  const parser = await getParser(db, { userId, parserId })
+  const { parser } = withNewFields(await getParser(db, { userId, parserId }), fields)
   const row = await parserEmailOrThrow(db, { userId, parserId, emailId })
   const { template, unmatched } = await relearn(db, { userId, parser, messageId: row.gmailMessageId, fields, access })
   const recent = await listRecentParserEmails(db, { userId, parserId, exceptId: row.id, limit: TRAINING_PREVIEW_LIMIT })
@@ -212,9 +227,15 @@ export async function trainParserFromEmail(
   db: Db,
   { userId, parserId, emailId, fields, access }: { userId: string; parserId: string; emailId: string; fields: ExtractionField[]; access: GoogleAccess },
 ): Promise<TrainFromEmailResult> {
-  const parser = await getParser(db, { userId, parserId })
+  const { parser, added } = withNewFields(await getParser(db, { userId, parserId }), fields)
   const row = await parserEmailOrThrow(db, { userId, parserId, emailId })
   const { template, unmatched, refs } = await relearn(db, { userId, parser, messageId: row.gmailMessageId, fields, access })
+  if (added.length > 0) {
+    const original = await getParser(db, { userId, parserId })
+    // The new fields' columns go at the end of the sheet's header (written now), then the parser is saved.
+    const sheetColumns = await addFieldsToLayout(db, { userId, parser: original, fields: added, access })
+    await updateParserEdit(db, userId, parserId, { extractionFields: parser.extractionFields, sheetColumns })
+  }
   const saved = await updateParserTraining(db, { userId, parserId, template: template as unknown as Record<string, unknown>, trainingSamples: refs })
   if (!saved) throw new AppError('NOT_FOUND', 'Parser not found')
   const counts = await countParserEmailsByStatus(db, userId, parserId)

@@ -5,18 +5,22 @@ import {
   parserEmailsQuerySchema,
   previewInputSchema,
   reprocessInputSchema,
+  resumeParserInputSchema,
   testParserInputSchema,
   trainFromEmailInputSchema,
   updateParserInputSchema,
 } from '../../../shared/contracts/parsers'
+import { editParserInputSchema } from '../../../shared/contracts/parser-edit'
 import type { AppEnv } from '../../context'
 import { requireGoogle } from '../../lib/google-access'
 import { requireSession } from '../../lib/session'
 import { AppError } from '../../lib/errors'
 import { validate } from '../../lib/validate'
+import { exportRoutes } from '../exports/exports.routes'
 import { listMatchingEmails } from '../gmail/gmail.service'
+import { editParser } from './parser-edit.service'
 import { getParserEmails, getTrainingEmail, previewTrainingFromEmail, reprocessParserEmails, trainParserFromEmail } from './parser-emails.service'
-import { createParser, deleteParser, getParsedEmail, getParser, listParsers, previewParser, setParserActive, testParser } from './parsers.service'
+import { createParser, deleteParser, getParsedEmail, getParser, listParsers, previewParser, resumeParser, setParserActive, testParser } from './parsers.service'
 
 const idParam = z.object({ id: z.uuid({ error: 'Parser not found' }) })
 const emailParam = z.object({ id: z.uuid({ error: 'Parser not found' }), emailId: z.uuid({ error: 'Parsed email not found' }) })
@@ -63,9 +67,24 @@ export const parserRoutes = new Hono<AppEnv>()
     const result = await trainParserFromEmail(c.var.db, { userId: c.var.user.id, parserId: c.req.valid('param').id, ...c.req.valid('json'), access: c.var.googleAccess })
     return c.json(result)
   })
+  .put('/:id', requireGoogle, validate('param', idParam), validate('json', editParserInputSchema), async (c) => {
+    const parser = await editParser(c.var.db, { userId: c.var.user.id, parserId: c.req.valid('param').id, input: c.req.valid('json'), access: c.var.googleAccess })
+    return c.json({ parser })
+  })
   .patch('/:id', validate('param', idParam), validate('json', updateParserInputSchema), async (c) => {
     const parser = await setParserActive(c.var.db, { userId: c.var.user.id, parserId: c.req.valid('param').id, active: c.req.valid('json').active })
     return c.json({ parser })
+  })
+  // Resume asks what to do with the mail that arrived while paused (decision 024).
+  .post('/:id/resume', requireGoogle, validate('param', idParam), validate('json', resumeParserInputSchema), async (c) => {
+    const result = await resumeParser(c.var.db, {
+      userId: c.var.user.id,
+      parserId: c.req.valid('param').id,
+      pausedMail: c.req.valid('json').pausedMail,
+      access: c.var.googleAccess,
+      requestSync: c.var.deps.requestSync,
+    })
+    return c.json(result)
   })
   .delete('/:id', validate('param', idParam), async (c) => {
     await deleteParser(c.var.db, { userId: c.var.user.id, parserId: c.req.valid('param').id })
@@ -87,10 +106,12 @@ export const parserRoutes = new Hono<AppEnv>()
     const emails = await listMatchingEmails(c.var.db, {
       userId: c.var.user.id,
       filters: { filterFrom: parser.filterFrom, filterSubject: parser.filterSubject, filterLabel: parser.filterLabel },
+      advanced: parser.advancedFilters,
       access: c.var.googleAccess,
     })
     return c.json({ emails: emails.map(({ id, subject, from, date }) => ({ id, subject, from, date })) })
   })
+  .route('/', exportRoutes)
 
 export const parsedEmailRoutes = new Hono<AppEnv>()
   .use(requireSession)

@@ -4,25 +4,31 @@ import type { ExtractionField } from '../../../shared/contracts/extraction'
 import {
   planViolation,
   SAMPLE_EMAIL_ID,
+  PAUSED_MAIL_LIMIT,
   type CreateParserInput,
   type ParsedEmailView,
+  type ResumeParserInput,
+  type ResumeParserResult,
   type ParserView,
   type PreviewResult,
   type PreviewRow,
   type RowMode,
   type TestParserResult,
-  createParserInputSchema,
+  sampleRefSchema,
 } from '../../../shared/contracts/parsers'
+import { apiCreateParserInputSchema, type ApiCreateParserInput } from '../../../shared/contracts/api'
 import type { EmailFilters } from '../../../shared/contracts/gmail'
-import { PLAN_INFO, toPlan } from '../../../shared/plans'
+import { starterViolation, type AdvancedFilters } from '../../../shared/contracts/parser-edit'
+import { defaultSheetLayout, type SheetColumn } from '../../../shared/contracts/sheets'
+import { PLAN_INFO, planPauseReason, toPlan, type Plan } from '../../../shared/plans'
 import type { Db } from '../../db/client'
 import type { DestinationConfig } from '../../db/schema'
 import { AppError } from '../../lib/errors'
 import { findUserById } from '../account/account.queries'
-import { getGmailConnectionStatus, type GoogleAccess } from '../connections/connections.service'
-import { emailFacts, extractFromEmail, fieldReasons, readStoredTemplate, readEmail, sampleEmail, sheetRowsFor, trainTemplate } from '../extraction/extraction.service'
+import type { GoogleAccess } from '../connections/connections.service'
+import { emailFacts, extractFromEmail, fieldReasons, readStoredTemplate, readEmail, sampleEmail, sheetKeyColumn, sheetRowsFor, trainTemplate } from '../extraction/extraction.service'
 import { currentHistoryId, getRawMessage, listMatchingMessageIds, listMatchingRawMessages } from '../gmail/gmail.service'
-import { addPendingEmails, backfillProgress, parserHealth, type LayoutChangedEmail } from '../pipeline/pipeline.service'
+import { addPendingEmails, parserHealth, type LayoutChangedEmail } from '../pipeline/pipeline.service'
 import { writeQueuedRows } from '../pipeline/sheet-writer.service'
 import { createSpreadsheet, validateSpreadsheet } from '../sheets/sheets.service'
 import {
@@ -31,8 +37,10 @@ import {
   findParsedEmailById,
   findParserById,
   insertParser,
-  listParsersByUser,
+  listParsersWithConnection,
+  resumeParserRow,
   updateParserActive,
+  updateParserFields,
   upsertTestResult,
   type ParserRow,
 } from './parsers.queries'
@@ -41,8 +49,15 @@ const PREVIEW_LIMIT = 20
 
 export function toParserView(
   row: ParserRow,
-  { alert = null, backfill = null, layoutChanged = null }: { alert?: string | null; backfill?: ParserView['backfill']; layoutChanged?: LayoutChangedEmail[] | null } = {},
+  {
+    alert = null,
+    backfill = null,
+    layoutChanged = null,
+    plan,
+    waitingForAllowance = 0,
+  }: { alert?: string | null; backfill?: ParserView['backfill']; layoutChanged?: LayoutChangedEmail[] | null; plan?: Plan; waitingForAllowance?: number } = {},
 ): ParserView {
+  const planPause = plan ? planPauseReason(plan, row.parserType) : null
   const relearned = readStoredTemplate(row.template)
   return {
     id: row.id,
@@ -51,21 +66,29 @@ export function toParserView(
     filter_from: row.filterFrom,
     filter_subject: row.filterSubject,
     filter_label: row.filterLabel,
-    extraction_fields: row.extractionFields.map((f) => ({ name: f.name, value: f.value })),
+    extraction_fields: row.extractionFields.map((f) => ({ name: f.name, value: f.value, type: f.type ?? 'text' })),
+    advanced_filters: row.advancedFilters ?? null,
+    custom_fields: row.customFields ?? [],
     destination_type: row.destinationType,
     destination_config: row.destinationConfig ?? null,
     parser_type: row.parserType,
     parse_attachments: row.parseAttachments,
     row_mode: row.rowMode,
     created_at: row.createdAt.toISOString(),
-    alert,
+    alert: row.active ? (planPause ?? alert) : alert,
+    paused_by_plan: row.active && planPause !== null,
     backfill,
     layout_changed: layoutChanged,
     relearned: relearned.ok ? (relearned.template.relearned ?? null) : null,
+    waiting_for_allowance: waitingForAllowance,
+    paused_at: row.pausedAt?.toISOString() ?? null,
   }
 }
 
-async function loadSample(db: Db, { userId, messageId, access }: { userId: string; messageId: string; access: GoogleAccess }) {
+/** The training sample: the built-in one, a Gmail message, or (REST API) an uploaded email in base64. */
+async function loadSample(db: Db, { userId, sample, access }: { userId: string; sample: { messageId: string } | { raw: string }; access: GoogleAccess }) {
+  if ('raw' in sample) return readEmail(Buffer.from(sample.raw, 'base64'))
+  const { messageId } = sample
   if (messageId === SAMPLE_EMAIL_ID) return sampleEmail()
   const message = await getRawMessage(db, { userId, messageId, access })
   return readEmail(message.raw)
@@ -77,12 +100,15 @@ async function userPlan(db: Db, userId: string) {
 }
 
 /** 'Activate Parser': plan rules, training, the spreadsheet (created or checked), then the parser. */
-export async function createParser(db: Db, { userId, input, access }: { userId: string; input: CreateParserInput; access: GoogleAccess }) {
-  const parsed = createParserInputSchema.parse(input)
-  const violation = planViolation(await userPlan(db, userId), parsed)
+export async function createParser(db: Db, { userId, input, access }: { userId: string; input: CreateParserInput | ApiCreateParserInput; access: GoogleAccess }) {
+  // The API's contract is the wizard's plus an uploaded sample; the wizard's route never lets one through.
+  const parsed = apiCreateParserInputSchema.parse(input)
+  if ('messageId' in parsed.sample && !sampleRefSchema.safeParse(parsed.sample).success) throw new AppError('VALIDATION', 'sample.messageId: Not a Gmail message ID')
+  const plan = await userPlan(db, userId)
+  const violation = planViolation(plan, parsed) ?? starterViolation(plan, parsed)
   if (violation) throw new AppError('FORBIDDEN', violation)
 
-  const sample = await loadSample(db, { userId, messageId: parsed.sample.messageId, access })
+  const sample = await loadSample(db, { userId, sample: parsed.sample, access })
   const { template } = await trainTemplate(sample, parsed.fields)
   const fieldNames = parsed.fields.map((f) => f.name)
   // One row per item needs items: without line-item fields it is one row per email (decision 010).
@@ -112,7 +138,11 @@ export async function createParser(db: Db, { userId, input, access }: { userId: 
     parserType: parsed.parserType,
     parseAttachments: parsed.parseAttachments,
     rowMode,
-    sampleMessageId: parsed.sample.messageId,
+    advancedFilters: parsed.advancedFilters,
+    customFields: parsed.customFields,
+    // Custom fields go after Mailrow's own columns, like any field added later (decision 022).
+    sheetColumns: parsed.customFields.length ? [...defaultSheetLayout(fieldNames, rowMode, 'row_key'), ...parsed.customFields.map((c): SheetColumn => ({ header: c.name, source: { kind: 'custom', name: c.name } }))] : null,
+    sampleMessageId: 'messageId' in parsed.sample ? parsed.sample.messageId : null,
     trainingSample: { subject: sample.subject, from: sample.from, date: sample.date, text: sample.text, html: sample.html },
     template: template as unknown as Record<string, unknown>,
   })
@@ -125,6 +155,7 @@ async function startBackfill(db: Db, { userId, parser, access }: { userId: strin
   const matches = await listMatchingMessageIds(db, {
     userId,
     filters: { filterFrom: parser.filterFrom, filterSubject: parser.filterSubject, filterLabel: parser.filterLabel },
+    advanced: parser.advancedFilters,
     access,
     limit: PLAN_INFO.starter.historicalEmails,
   })
@@ -134,13 +165,24 @@ async function startBackfill(db: Db, { userId, parser, access }: { userId: strin
 /** The live preview: what the template trained so far finds in the other matching emails, and why a field is missing. */
 export async function previewParser(
   db: Db,
-  { userId, filters, fields, sample: sampleRef, access }: { userId: string; filters: EmailFilters; fields: ExtractionField[]; sample: { messageId: string }; access: GoogleAccess },
+  {
+    userId,
+    filters,
+    advancedFilters = null,
+    fields,
+    sample: sampleRef,
+    access,
+  }: { userId: string; filters: EmailFilters; advancedFilters?: AdvancedFilters | null; fields: ExtractionField[]; sample: { messageId: string }; access: GoogleAccess },
 ): Promise<PreviewResult> {
-  const sample = await loadSample(db, { userId, messageId: sampleRef.messageId, access })
+  if (advancedFilters) {
+    const violation = starterViolation(await userPlan(db, userId), { advancedFilters, customFields: [] })
+    if (violation) throw new AppError('FORBIDDEN', violation)
+  }
+  const sample = await loadSample(db, { userId, sample: sampleRef, access })
   const { template, unmatched } = await trainTemplate(sample, fields)
   const itemFields = lineItemFields(template)
   if (sampleRef.messageId === SAMPLE_EMAIL_ID) return { rows: [], unmatched, lineItemFields: itemFields }
-  const messages = (await listMatchingRawMessages(db, { userId, filters, access, limit: PREVIEW_LIMIT + 1 }))
+  const messages = (await listMatchingRawMessages(db, { userId, filters, advanced: advancedFilters, access, limit: PREVIEW_LIMIT + 1 }))
     .filter((m) => m.id !== sampleRef.messageId)
     .slice(0, PREVIEW_LIMIT)
   const rows = await Promise.all(
@@ -170,20 +212,27 @@ export async function previewParser(
 
 /** Dashboard list, with the reason a parser is stalled when its Gmail connection needs the user. */
 export async function listParsers(db: Db, { userId }: { userId: string }): Promise<ParserView[]> {
-  const [rows, connection, progress, health] = await Promise.all([
-    listParsersByUser(db, userId),
-    getGmailConnectionStatus(db, { userId }),
-    backfillProgress(db, userId),
-    parserHealth(db, userId),
-  ])
-  const connectionAlert = connection.needsReconnect ? `Paused: ${connection.reason ?? 'reconnect your Gmail account to resume parsing.'}` : null
-  return rows.map((row) =>
-    toParserView(row, {
-      alert: row.active ? (connectionAlert ?? health.alerts.get(row.id) ?? null) : null,
-      backfill: progress.get(row.id) ?? null,
-      layoutChanged: health.layoutChanged.get(row.id) ?? null,
-    }),
-  )
+  return (await listParsersWithHealth(db, { userId })).parsers
+}
+
+/**
+ * The parser list with each parser's alert, backfill, "layout changed" and allowance state: two
+ * statements (the parsers with the connection's state and the owner's plan, and the ledger's
+ * overview), plus the dashboard's figures from the same ledger statement when `recentLimit` is given.
+ */
+export async function listParsersWithHealth(db: Db, { userId, recentLimit }: { userId: string; recentLimit?: number }) {
+  const [rows, health] = await Promise.all([listParsersWithConnection(db, userId), parserHealth(db, userId, { recentLimit })])
+  const parsers = rows.map(({ parser, connectionStatus, connectionReason, plan }) => {
+    const connectionAlert = connectionStatus === 'needs_reconnect' ? `Paused: ${connectionReason ?? 'reconnect your Gmail account to resume parsing.'}` : null
+    return toParserView(parser, {
+      alert: parser.active ? (connectionAlert ?? health.alerts.get(parser.id) ?? null) : null,
+      backfill: health.backfill.get(parser.id) ?? null,
+      layoutChanged: health.layoutChanged.get(parser.id) ?? null,
+      plan: toPlan(plan),
+      waitingForAllowance: health.waiting.get(parser.id) ?? 0,
+    })
+  })
+  return { parsers, health }
 }
 
 export async function getParser(db: Db, { userId, parserId }: { userId: string; parserId: string }) {
@@ -192,10 +241,54 @@ export async function getParser(db: Db, { userId, parserId }: { userId: string; 
   return row
 }
 
+/** The REST API's update: the name and/or pause/resume. */
+export async function updateParser(db: Db, { userId, parserId, name, active }: { userId: string; parserId: string; name?: string; active?: boolean }) {
+  const row = await updateParserFields(db, userId, parserId, { ...(name === undefined ? {} : { name }), ...(active === undefined ? {} : { active }) })
+  if (!row) throw new AppError('NOT_FOUND', 'Parser not found')
+  return toParserView(row)
+}
+
 export async function setParserActive(db: Db, { userId, parserId, active }: { userId: string; parserId: string; active: boolean }) {
   const row = await updateParserActive(db, userId, parserId, active)
   if (!row) throw new AppError('NOT_FOUND', 'Parser not found')
-  return toParserView(row)
+  return toParserView(row, { plan: await userPlan(db, userId) })
+}
+
+/**
+ * Resume (decision 024). The mail that arrived while the parser was paused is processed only when
+ * the user says so: `process` queues the matching emails received since the pause (the newest
+ * PAUSED_MAIL_LIMIT; each counts against the allowance like any new mail), `skip` leaves them. The
+ * parser then takes new mail from the mailbox's history id now, so nothing from the paused time
+ * slips in through the sync afterwards.
+ */
+export async function resumeParser(
+  db: Db,
+  { userId, parserId, pausedMail, access, requestSync }: { userId: string; parserId: string; pausedMail: ResumeParserInput['pausedMail']; access: GoogleAccess; requestSync?: (userId: string) => Promise<void> },
+): Promise<ResumeParserResult> {
+  const parser = await getParser(db, { userId, parserId })
+  if (parser.active) return { parser: toParserView(parser), queued: 0 }
+  const pausedAt = parser.pausedAt
+  let since: Array<{ id: string; internalDate: number }> = []
+  if (pausedMail === 'process' && pausedAt) {
+    const matches = await listMatchingMessageIds(db, {
+      userId,
+      filters: { filterFrom: parser.filterFrom, filterSubject: parser.filterSubject, filterLabel: parser.filterLabel },
+      access,
+      limit: PAUSED_MAIL_LIMIT,
+    })
+    // The training sample is not new mail, whatever its date.
+    since = matches.filter((m) => m.internalDate >= pausedAt.getTime() && m.id !== parser.sampleMessageId)
+  }
+  const startHistoryId = await currentHistoryId(db, { userId, access })
+  const row = await resumeParserRow(db, userId, parserId, startHistoryId)
+  // Resumed by another request meanwhile: that one decided.
+  if (!row) return { parser: toParserView(await getParser(db, { userId, parserId })), queued: 0 }
+  const queued = await addPendingEmails(
+    db,
+    since.map((m) => ({ userId, parserId, gmailMessageId: m.id, receivedAt: new Date(m.internalDate), source: 'sync' as const })),
+  )
+  if (queued > 0) await requestSync?.(userId)
+  return { parser: toParserView(row), queued }
 }
 
 /** Deletes the parser; its ledger rows stay (as 'Unknown Parser') until retention removes them. */
@@ -254,6 +347,7 @@ export async function testParser(
           spreadsheetId: queue,
           sheetRows: sheetRowsFor(parser, result, email, emailId, new Date(message.internalDate)),
           sheetKey: parser.sheetKey,
+          sheetKeyAt: sheetKeyColumn(parser),
         }
       : {}),
   })

@@ -5,6 +5,7 @@ import { withUserGoogle, type GoogleAccess } from '../connections/connections.se
 import { findGmailConnectionByUser } from '../connections/connections.queries'
 import { gmailApi, isInvalidGrant } from '../google/google.client'
 import { matchesFilters } from '../gmail/gmail-matcher'
+import { matchableFromEmail } from '../gmail/gmail.service'
 import { insertPendingRows, listActiveParsersByUser, listKnownMessageIds, updateSyncState, type ClaimedMailbox } from './pipeline.queries'
 
 const PARALLEL_GETS = 8
@@ -149,7 +150,8 @@ export async function syncMailbox(
       const raw = Buffer.from(message.raw, 'base64url')
       const parsed = await parseEmail(raw)
       const headers = parsed.ok ? { from: parsed.email.from, subject: parsed.email.subject } : { from: '', subject: '' }
-      const matchable = { ...headers, labelNames: (message.labelIds ?? []).map((l) => labelName.get(l) ?? l) }
+      const labelNames = (message.labelIds ?? []).map((l) => labelName.get(l) ?? l)
+      const matchable = parsed.ok ? { ...matchableFromEmail(parsed.email), labelNames } : { ...headers, labelNames }
       const receivedAt = new Date(Number(message.internalDate ?? Date.now()))
       const recordId = recordIds.get(message.id)
       for (const parser of parsersNow) {
@@ -157,7 +159,8 @@ export async function syncMailbox(
         const isOlder = recordId !== undefined && parser.startHistoryId ? recordId <= BigInt(parser.startHistoryId) : receivedAt < parser.createdAt
         if (isOlder) continue
         const filters = { filterFrom: parser.filterFrom, filterSubject: parser.filterSubject, filterLabel: parser.filterLabel }
-        if (!matchesFilters(matchable, filters)) continue
+        if (!matchesFilters(matchable, filters, parser.advancedFilters)) continue
+        if (parser.advancedFilters?.gmailQuery && !(await gmailQueryMatches(gmail, call, parser.advancedFilters.gmailQuery, message.id, receivedAt))) continue
         pending.push({ userId, parserId: parser.id, gmailMessageId: message.id, receivedAt, emailSubject: headers.subject, emailFrom: headers.from, source: 'sync' as const })
         cache?.set(message.id, { raw, internalDate: receivedAt.getTime(), parsed })
       }
@@ -176,6 +179,17 @@ export async function syncMailbox(
     await updateSyncState(db, userId, { historyId: found.historyId, lastSyncedAt: now(), syncBacklog: [...backlog.values()] })
     return { added, scanned: wanted.length, deferred: backlog.size }
   })
+}
+
+/**
+ * A parser's own Gmail search, asked of Gmail for one message: the search narrowed to the second
+ * the message arrived, and the message among the answers. Gmail reads its own query language; no
+ * local imitation of it can be trusted to agree.
+ */
+async function gmailQueryMatches(gmail: gmail_v1.Gmail, call: <R>(request: () => Promise<R>) => Promise<R>, query: string, id: string, receivedAt: Date) {
+  const second = Math.floor(receivedAt.getTime() / 1000)
+  const { data } = await call(() => gmail.users.messages.list({ userId: 'me', q: `(${query}) after:${second - 1} before:${second + 1}`, maxResults: 500 }))
+  return (data.messages ?? []).some((m) => m.id === id)
 }
 
 /**

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto'
-import { and, count, desc, eq, inArray } from 'drizzle-orm'
 import type { AiProviderConfig } from '../../../engine/ai'
 import type { Db } from '../../db/client'
-import { parsedEmails } from '../../db/schema'
 import type { GoogleAccess } from '../connections/connections.service'
 import { syncMailbox, type RawCache, type SyncOptions } from './mailbox-sync.service'
 import { AppError } from '../../lib/errors'
 import type { Logger } from '../../lib/logger'
-import { acquireLease, insertPendingRows, releaseLease, type ClaimedMailbox } from './pipeline.queries'
+import { acquireLease, insertPendingRows, readLedgerOverview, releaseLease, type ClaimedMailbox, type LedgerOverview } from './pipeline.queries'
 import { DEFAULT_LEASE_MS, processPendingEmails } from './process.service'
 import { writeQueuedRows, type WriteOptions } from './sheet-writer.service'
+import { createWebhookEmitter, type WebhookEmitter } from '../webhooks/webhooks.service'
 
 /** Failed emails in a row before a parser shows an alert. */
 const FAILURE_STREAK = 3
@@ -38,7 +37,9 @@ export async function runMailboxPass(db: Db, { userId, deps, claimed }: { userId
     const synced = await syncMailbox(db, { userId, access: deps.access, cache, options: deps.sync, claimed })
     if (claimed && !claimed.hasWork && synced.added === 0) return { skipped: false as const, synced, processed: undefined, written: undefined }
     await acquireLease(db, lease)
-    const processed = await processPendingEmails(db, { userId, access: deps.access, ai: deps.ai, cache, leaseMs: deps.leaseMs })
+    const webhooks = createWebhookEmitter(db, userId)
+    const processed = await processPendingEmails(db, { userId, access: deps.access, ai: deps.ai, cache, leaseMs: deps.leaseMs, webhooks })
+    if (processed.partial + processed.failed > 0) await announceParsersNeedingAttention(db, { userId, webhooks })
     await acquireLease(db, lease)
     const written = await writeQueuedRows(db, { userId, access: deps.access, options: deps.write, leaseMs: deps.leaseMs })
     return { skipped: false as const, synced, processed, written }
@@ -73,59 +74,75 @@ export function addPendingEmails(db: Db, rows: Parameters<typeof insertPendingRo
 /** An email that came back incomplete since its sender's layout seems to have changed. */
 export type LayoutChangedEmail = { id: string; subject: string | null; error: string | null }
 
+/** How many emails since a parser's last success the "layout changed" notice lists, at most. */
+const LAYOUT_CHANGED_LIMIT = 300
+
+export type ParserHealth = {
+  alerts: Map<string, string>
+  layoutChanged: Map<string, LayoutChangedEmail[]>
+  /** Backfill progress per parser, for the dashboard's progress bar; absent when none is running. */
+  backfill: Map<string, { total: number; done: number }>
+  /** Emails held back by the monthly allowance, per parser that has any. */
+  waiting: Map<string, number>
+  /** The dashboard's totals and latest emails, when asked for. */
+  stats: LedgerOverview['stats']
+  recent: LedgerOverview['recent']
+}
+
 /**
  * Each parser's health from its latest outcomes: an alert when the last emails all failed, and
  * "layout changed" when the last emails came back partial or failed after earlier successes
  * (the sender changed the email's layout; the affected emails are listed so they can be fixed).
+ * One statement, with the dashboard's figures too when `recentLimit` is given.
  */
-export async function parserHealth(db: Db, userId: string): Promise<{ alerts: Map<string, string>; layoutChanged: Map<string, LayoutChangedEmail[]> }> {
-  const rows = await db
-    .select({ id: parsedEmails.id, parserId: parsedEmails.parserId, status: parsedEmails.status, error: parsedEmails.error, subject: parsedEmails.emailSubject })
-    .from(parsedEmails)
-    .where(and(eq(parsedEmails.userId, userId), inArray(parsedEmails.status, ['success', 'partial', 'failed'])))
-    .orderBy(desc(parsedEmails.processedAt))
-    .limit(300)
-  const byParser = new Map<string, typeof rows>()
-  for (const row of rows) {
-    if (!row.parserId) continue
-    const list = byParser.get(row.parserId) ?? []
-    list.push(row)
-    byParser.set(row.parserId, list)
-  }
+export async function parserHealth(db: Db, userId: string, { recentLimit }: { recentLimit?: number } = {}): Promise<ParserHealth> {
+  const overview = await readLedgerOverview(db, userId, { latest: FAILURE_STREAK, sinceLimit: LAYOUT_CHANGED_LIMIT, recentLimit })
   const alerts = new Map<string, string>()
+  for (const { parser_id, statuses, first_error } of overview.health) {
+    if (statuses && statuses.length >= FAILURE_STREAK && statuses.every((s) => s === 'failed')) {
+      alerts.set(parser_id, `The last ${FAILURE_STREAK} emails failed: ${first_error ?? 'no field was found'}`)
+    }
+  }
+  // Every email since the last success, when there are enough of them and some still gave fields.
   const layoutChanged = new Map<string, LayoutChangedEmail[]>()
-  for (const [parserId, list] of byParser) {
-    const latest = list.slice(0, FAILURE_STREAK)
-    if (latest.length < FAILURE_STREAK) continue
-    if (latest.every((r) => r.status === 'failed')) alerts.set(parserId, `The last ${FAILURE_STREAK} emails failed: ${latest[0]!.error ?? 'no field was found'}`)
-    // Every email since the last success, when there are enough of them and some still gave fields.
-    const since = list.findIndex((r) => r.status === 'success')
-    if (since >= FAILURE_STREAK && list.slice(0, since).some((r) => r.status === 'partial')) {
+  for (const { parser_id, emails } of overview.sinceSuccess) {
+    if (emails.length >= FAILURE_STREAK && emails.some((e) => e.status === 'partial')) {
       layoutChanged.set(
-        parserId,
-        list.slice(0, since).map((r) => ({ id: r.id, subject: r.subject, error: r.error })),
+        parser_id,
+        emails.map((e) => ({ id: e.id, subject: e.subject, error: e.error })),
       )
     }
   }
-  return { alerts, layoutChanged }
+  const backfill = new Map<string, { total: number; done: number }>()
+  for (const row of overview.backfill) if (row.done < row.total) backfill.set(row.parser_id, { total: row.total, done: row.done })
+  const waiting = new Map(overview.waiting.map((row) => [row.parser_id, row.n] as const))
+  return { alerts, layoutChanged, backfill, waiting, stats: overview.stats, recent: overview.recent }
 }
 
-/** Backfill progress per parser, for the dashboard's progress bar; absent when none is running. */
-export async function backfillProgress(db: Db, userId: string): Promise<Map<string, { total: number; done: number }>> {
-  const rows = await db
-    .select({ parserId: parsedEmails.parserId, status: parsedEmails.status, n: count() })
-    .from(parsedEmails)
-    .where(and(eq(parsedEmails.userId, userId), eq(parsedEmails.source, 'backfill')))
-    .groupBy(parsedEmails.parserId, parsedEmails.status)
-  const progress = new Map<string, { total: number; done: number }>()
-  for (const row of rows) {
-    if (!row.parserId) continue
-    const entry = progress.get(row.parserId) ?? { total: 0, done: 0 }
-    entry.total += row.n
-    if (!['pending', 'processing'].includes(row.status)) entry.done += row.n
-    progress.set(row.parserId, entry)
+/**
+ * `parser.needs_attention` for parsers whose health turned (the sender's layout changed, or the
+ * last emails all failed). Each episode is announced once: the key names the first email of a
+ * layout change, and a failing streak at most once a day.
+ */
+export async function announceParsersNeedingAttention(db: Db, { userId, webhooks, now = new Date() }: { userId: string; webhooks: WebhookEmitter; now?: Date }) {
+  if (!(await webhooks.hasEndpoints())) return
+  const { alerts, layoutChanged } = await parserHealth(db, userId)
+  for (const [parserId, emails] of layoutChanged) {
+    await webhooks.emit({
+      type: 'parser.needs_attention',
+      parserId,
+      data: { parserId, reason: 'layout_changed', message: "The sender's layout seems to have changed: these emails came back incomplete.", emails },
+      dedupeKey: `parser.needs_attention:layout_changed:${parserId}:${emails.at(-1)!.id}`,
+    })
   }
-  for (const [id, entry] of progress) if (entry.done >= entry.total) progress.delete(id)
-  return progress
+  for (const [parserId, message] of alerts) {
+    if (layoutChanged.has(parserId)) continue
+    await webhooks.emit({
+      type: 'parser.needs_attention',
+      parserId,
+      data: { parserId, reason: 'failing', message },
+      dedupeKey: `parser.needs_attention:failing:${parserId}:${now.toISOString().slice(0, 10)}`,
+    })
+  }
 }
 

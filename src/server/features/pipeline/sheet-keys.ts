@@ -17,9 +17,18 @@ export function keyOf(keyCells: readonly unknown[], key: SheetKey): string {
   return Array.from({ length: keyWidth(key) }, (_, i) => cellText(keyCells[i])).join('#')
 }
 
+/**
+ * Where a row's key cells start: the ledger's `sheetKeyAt` (rows laid out since docs/decisions/022,
+ * whose parser may have columns after the key), else the row's last cell(s).
+ */
+export function keyStart(width: number, key: SheetKey, at?: number | null): number {
+  return at ?? width - keyWidth(key)
+}
+
 /** The key of a row about to be written. */
-export function rowKey(cells: readonly SheetCell[], key: SheetKey): string {
-  return keyOf(cells.slice(cells.length - keyWidth(key)), key)
+export function rowKey(cells: readonly SheetCell[], key: SheetKey, at?: number | null): string {
+  const start = keyStart(cells.length, key, at)
+  return keyOf(cells.slice(start, start + keyWidth(key)), key)
 }
 
 /** A1 column letters for a 0-based index: 0 → A, 26 → AA. */

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import type { sheets_v4 } from '@googleapis/sheets'
-import { sheetColumns } from '../../../shared/contracts/sheets'
 import type { Db } from '../../db/client'
 import type { SheetCell, SheetKey } from '../../db/schema'
 import { withUserGoogle, type GoogleAccess } from '../connections/connections.service'
 import { isAmbiguousWriteFailure, isRetryable, sheetsApi } from '../google/google.client'
 import { DEFAULT_LEASE_MS } from './process.service'
-import { a1Sheet, firstSheetTitle } from '../sheets/sheets.service'
-import { columnLetter, keyOf, keyWidth, rowKey } from './sheet-keys'
+import { a1Sheet, firstSheet } from '../sheets/sheets.service'
+import { columnLetter, keyOf, keyStart, keyWidth, rowKey } from './sheet-keys'
+import { columnFormats, layoutOf } from './sheet-layout'
 import {
   acquireLease,
   findParsersByIds,
@@ -41,14 +41,21 @@ export type WriteOptions = {
 }
 
 /**
- * Per spreadsheet: its first sheet's A1 name and whether its header was checked, so a pass in
- * steady state makes one Sheets call (the append). Forgotten on a 400/404 (a renamed or deleted
- * sheet, a bad range), when the next pass reads both again.
+ * Per spreadsheet: its first sheet's A1 name and id and whether its header was checked, so a pass
+ * in steady state makes one Sheets call (the append). Forgotten on a 400/404 (a renamed or deleted
+ * sheet, a bad range) and when a parser writing to it is edited (new columns, types:
+ * `forgetSheetLayout`), when the next pass reads both again.
  */
-const layouts = new Map<string, { sheet: string; headerChecked: boolean }>()
+type KnownLayout = { sheet: string; sheetId: number; headerChecked: boolean }
+const layouts = new Map<string, KnownLayout>()
 const MAX_LAYOUTS = 50_000
 
-function rememberLayout(spreadsheetId: string, layout: { sheet: string; headerChecked: boolean }) {
+/** An edited parser's spreadsheet: its header and column formats are checked again before the next append. */
+export function forgetSheetLayout(spreadsheetId: string) {
+  layouts.delete(spreadsheetId)
+}
+
+function rememberLayout(spreadsheetId: string, layout: KnownLayout) {
   layouts.delete(spreadsheetId)
   if (layouts.size >= MAX_LAYOUTS) layouts.delete(layouts.keys().next().value!)
   layouts.set(spreadsheetId, layout)
@@ -96,7 +103,7 @@ export async function writeQueuedRows(
 /** An email's rows still to append, and whether this batch carries all of them. */
 type Slice = { row: LedgerRow; cells: SheetCell[][]; isComplete: boolean }
 
-const isWholeIn = (row: LedgerRow, keys: Set<string>) => row.sheetRows!.every((cells) => keys.has(rowKey(cells, row.sheetKey)))
+const isWholeIn = (row: LedgerRow, keys: Set<string>) => row.sheetRows!.every((cells) => keys.has(rowKey(cells, row.sheetKey, row.sheetKeyAt)))
 
 async function writeSpreadsheet(
   db: Db,
@@ -129,10 +136,14 @@ async function writeSpreadsheet(
   })
 
   async function writeWith(sheets: sheets_v4.Sheets, call: SheetsCall) {
-    const known = layouts.get(spreadsheetId)
-    const sheet = known?.sheet ?? a1Sheet(await firstSheetTitle(sheets, call, spreadsheetId))
-    let headerChecked = known?.headerChecked ?? false
-    rememberLayout(spreadsheetId, { sheet, headerChecked })
+    let known = layouts.get(spreadsheetId)
+    if (!known) {
+      const first = await firstSheet(sheets, call, spreadsheetId)
+      known = { sheet: a1Sheet(first.title), sheetId: first.sheetId, headerChecked: false }
+    }
+    const { sheet, sheetId } = known
+    let headerChecked = known.headerChecked
+    rememberLayout(spreadsheetId, { sheet, sheetId, headerChecked })
 
     // An append whose answer was lost may land at any moment until its deadline: an email found
     // whole in the sheet is settled now, any other waits (appending it again could double it).
@@ -152,16 +163,16 @@ async function writeSpreadsheet(
       const rows = mine(await listRowsToWrite(db, spreadsheetId, batchRows, settledBefore()))
       if (rows.length === 0) break
       if (!headerChecked) {
-        await ensureHeader(db, { sheets, call, spreadsheetId, sheet, rows })
+        await ensureHeader(db, { sheets, call, spreadsheetId, sheet, sheetId, rows })
         headerChecked = true
-        rememberLayout(spreadsheetId, { sheet, headerChecked })
+        rememberLayout(spreadsheetId, { sheet, sheetId, headerChecked })
       }
       // An email in 'writing' may have landed wholly, in part (it spanned appends) or not at all.
       const unsettled = rows.filter((r) => r.sheetState === 'writing')
       const landed = unsettled.length ? await keysInSheet({ sheets, call, spreadsheetId, sheet, rows: unsettled }) : new Set<string>()
       const missing = rows.map((row) => ({
         row,
-        cells: row.sheetState === 'writing' ? row.sheetRows!.filter((cells) => !landed.has(rowKey(cells, row.sheetKey))) : row.sheetRows!,
+        cells: row.sheetState === 'writing' ? row.sheetRows!.filter((cells) => !landed.has(rowKey(cells, row.sheetKey, row.sheetKeyAt))) : row.sheetRows!,
       }))
       const already = missing.filter((m) => m.cells.length === 0).map((m) => m.row.id)
       await setSheetState(db, already, 'written')
@@ -232,7 +243,7 @@ async function writeSpreadsheet(
       for (const row of rows) {
         let found = 0
         for (const cells of row.sheetRows!) {
-          const at = positions.get(rowKey(cells, row.sheetKey))
+          const at = positions.get(rowKey(cells, row.sheetKey, row.sheetKeyAt))
           if (at === undefined) continue
           found++
           data.push({ range: `${sheet}!A${at}`, values: [cells] })
@@ -253,10 +264,8 @@ type SheetsCall = <R>(request: () => Promise<R>) => Promise<R>
 async function keysInSheet({ sheets, call, spreadsheetId, sheet, rows }: { sheets: sheets_v4.Sheets; call: SheetsCall; spreadsheetId: string; sheet: string; rows: LedgerRow[] }) {
   const layouts = new Map<string, SheetKey>()
   for (const row of rows) {
-    const width = row.sheetRows![0]!.length
-    const first = columnLetter(width - keyWidth(row.sheetKey))
-    const last = columnLetter(width - 1)
-    layouts.set(`${sheet}!${first}:${last}`, row.sheetKey)
+    const start = keyStart(row.sheetRows![0]!.length, row.sheetKey, row.sheetKeyAt)
+    layouts.set(`${sheet}!${columnLetter(start)}:${columnLetter(start + keyWidth(row.sheetKey) - 1)}`, row.sheetKey)
   }
   const ranges = [...layouts.keys()]
   const { data } = await call(() => sheets.spreadsheets.values.batchGet({ spreadsheetId, ranges }))
@@ -272,8 +281,8 @@ async function keysInSheet({ sheets, call, spreadsheetId, sheet, rows }: { sheet
 async function keyPositions({ sheets, call, spreadsheetId, sheet, rows }: { sheets: sheets_v4.Sheets; call: SheetsCall; spreadsheetId: string; sheet: string; rows: LedgerRow[] }) {
   const layouts = new Map<string, SheetKey>()
   for (const row of rows) {
-    const width = row.sheetRows![0]!.length
-    layouts.set(`${sheet}!${columnLetter(width - keyWidth(row.sheetKey))}:${columnLetter(width - 1)}`, row.sheetKey)
+    const start = keyStart(row.sheetRows![0]!.length, row.sheetKey, row.sheetKeyAt)
+    layouts.set(`${sheet}!${columnLetter(start)}:${columnLetter(start + keyWidth(row.sheetKey) - 1)}`, row.sheetKey)
   }
   const ranges = [...layouts.keys()]
   const { data } = await call(() => sheets.spreadsheets.values.batchGet({ spreadsheetId, ranges }))
@@ -287,21 +296,41 @@ async function keyPositions({ sheets, call, spreadsheetId, sheet, rows }: { shee
   return positions
 }
 
-/** An existing spreadsheet that is empty gets the parser's header row before the first append. */
+/**
+ * Before a spreadsheet's first append (per process, and again after an edit): each parser's header
+ * cells go where the row 1 cell is blank (an empty sheet gets the whole header; an edited parser's
+ * new columns their names), never over a cell that has text, so the user's own headers and order
+ * stay. Money and date columns get their number format (idempotent: repeatCell over the column).
+ */
 async function ensureHeader(
   db: Db,
-  { sheets, call, spreadsheetId, sheet, rows }: { sheets: sheets_v4.Sheets; call: SheetsCall; spreadsheetId: string; sheet: string; rows: LedgerRow[] },
+  { sheets, call, spreadsheetId, sheet, sheetId, rows }: { sheets: sheets_v4.Sheets; call: SheetsCall; spreadsheetId: string; sheet: string; sheetId: number; rows: LedgerRow[] },
 ) {
+  const parserIds = [...new Set(rows.map((r) => r.parserId).filter((id): id is string => Boolean(id)))]
+  const found = await findParsersByIds(db, parserIds)
+  if (found.length === 0) return
   const { data } = await call(() => sheets.spreadsheets.values.get({ spreadsheetId, range: `${sheet}!1:1` }))
-  if ((data.values?.[0] ?? []).some((cell) => String(cell).trim() !== '')) return
-  const [parser] = await findParsersByIds(db, [rows[0]!.parserId!].filter(Boolean))
-  if (!parser) return
-  await call(() =>
-    sheets.spreadsheets.values.update({
-      spreadsheetId,
-      range: `${sheet}!A1`,
-      valueInputOption: 'RAW',
-      requestBody: { values: [sheetColumns(parser.extractionFields.map((f) => f.name), parser.rowMode, parser.sheetKey)] },
-    }),
-  )
+  const header = (data.values?.[0] ?? []).map((cell) => String(cell ?? '').trim())
+  const writes: sheets_v4.Schema$ValueRange[] = []
+  const requests: sheets_v4.Schema$Request[] = []
+  const taken = new Set<number>()
+  for (const parser of found) {
+    const layout = layoutOf(parser)
+    layout.forEach((column, index) => {
+      if (!column.header || header[index] || taken.has(index)) return
+      taken.add(index)
+      writes.push({ range: `${sheet}!${columnLetter(index)}1`, values: [[column.header]] })
+    })
+    for (const { index, format } of columnFormats(parser, layout)) {
+      requests.push({
+        repeatCell: {
+          range: { sheetId, startRowIndex: 1, startColumnIndex: index, endColumnIndex: index + 1 },
+          cell: { userEnteredFormat: { numberFormat: format } },
+          fields: 'userEnteredFormat.numberFormat',
+        },
+      })
+    }
+  }
+  if (writes.length > 0) await call(() => sheets.spreadsheets.values.batchUpdate({ spreadsheetId, requestBody: { valueInputOption: 'RAW', data: writes } }))
+  if (requests.length > 0) await call(() => sheets.spreadsheets.batchUpdate({ spreadsheetId, requestBody: { requests } }))
 }

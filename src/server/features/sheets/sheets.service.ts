@@ -94,6 +94,13 @@ export async function firstSheetTitle(sheets: ReturnType<typeof sheetsApi>, call
   return data.sheets?.[0]?.properties?.title ?? SHEET_TITLE
 }
 
+/** The first sheet's title and id (formats are set by sheet id). */
+export async function firstSheet(sheets: ReturnType<typeof sheetsApi>, call: <R>(request: () => Promise<R>) => Promise<R>, spreadsheetId: string) {
+  const { data } = await call(() => sheets.spreadsheets.get({ spreadsheetId, fields: 'sheets.properties(title,sheetId)' }))
+  const properties = data.sheets?.[0]?.properties
+  return { title: properties?.title ?? SHEET_TITLE, sheetId: properties?.sheetId ?? 0 }
+}
+
 /** Quotes a sheet title for A1 notation ('My Sheet'!A1). */
 export function a1Sheet(title: string) {
   return `'${title.replace(/'/g, "''")}'`

@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation } from 'react-router'
-import { PageSpinner } from '../../components/ui/spinner'
+import { PageSpinner } from '../../components/ui/page-spinner'
 import { signOutState, useSession } from '../../lib/auth-client'
 import { paths } from '../../../shared/paths'
 

@@ -2,9 +2,11 @@ import { LogOut, Settings } from 'lucide-react'
 import { Link, useLocation, useNavigate } from 'react-router'
 import { paths } from '../../../shared/paths'
 import { useSignOut } from '../../features/auth/use-sign-out'
+import { PaymentIssueBanner } from '../../features/billing/payment-issue-banner'
 import { NotificationsMenu } from '../../features/notifications/components/notifications-menu'
 import { Button } from '../ui/button'
 import { Logo } from './logo'
+import { MobileNav } from './mobile-nav'
 
 /** Top bar of signed-in screens (spec §2 dashboard). */
 export function AppHeader() {
@@ -40,6 +42,7 @@ export function AppHeader() {
           </nav>
         </div>
         <div className="flex items-center gap-1">
+          <MobileNav />
           <NotificationsMenu />
           <Button variant="ghost" size="icon" aria-label="Settings" asChild>
             <Link to={paths.settings}>
@@ -52,6 +55,7 @@ export function AppHeader() {
           </Button>
         </div>
       </div>
+      <PaymentIssueBanner />
     </header>
   )
 }

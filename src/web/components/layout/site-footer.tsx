@@ -1,6 +1,6 @@
-import { Link } from 'react-router'
 import { paths } from '../../../shared/paths'
 import { Logo } from './logo'
+import { SiteLink } from './site-link'
 
 const legalLinks = [
   { to: paths.privacy, label: 'Privacy Policy' },
@@ -23,19 +23,20 @@ export function SiteFooter() {
           <ul className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
             {legalLinks.map((link) => (
               <li key={link.to}>
-                <Link
+                <SiteLink
                   to={link.to}
                   className="text-muted-foreground underline-offset-4 transition-colors hover:text-foreground hover:underline"
                 >
                   {link.label}
-                </Link>
+                </SiteLink>
               </li>
             ))}
           </ul>
         </nav>
       </div>
       <div className="border-t">
-        <p className="mx-auto max-w-6xl px-4 py-6 text-xs text-muted-foreground sm:px-6">
+        {/* The year is rendered at build time on the landing page; a new year is not a mismatch. */}
+        <p className="mx-auto max-w-6xl px-4 py-6 text-xs text-muted-foreground sm:px-6" suppressHydrationWarning>
           © {year} Mailrow. All rights reserved.
         </p>
       </div>

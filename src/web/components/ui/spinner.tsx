@@ -8,12 +8,3 @@ export function Spinner({ className, label = 'Loading' }: { className?: string; 
     </span>
   )
 }
-
-/** Full-page spinner shown while the session check runs (spec §2). */
-export function PageSpinner() {
-  return (
-    <div className="flex min-h-screen items-center justify-center">
-      <Spinner className="size-8" label="Checking your session" />
-    </div>
-  )
-}

@@ -109,12 +109,7 @@ export function LoginPage() {
           <FieldError id="email-error" message={shown?.field === 'email' ? shown.message : undefined} />
         </div>
         <div className="grid gap-2">
-          <div className="flex items-center justify-between">
-            <Label htmlFor="password">Password</Label>
-            <Link to={paths.forgotPassword} className="text-xs text-muted-foreground hover:text-primary hover:underline">
-              Forgot password?
-            </Link>
-          </div>
+          <Label htmlFor="password">Password</Label>
           <Input
             id="password"
             type="password"
@@ -124,6 +119,10 @@ export function LoginPage() {
             {...form.register('password')}
           />
           <FieldError id="password-error" message={shown?.field === 'password' ? shown.message : undefined} />
+          {/* After the field, so Tab goes Email → Password → this → Sign In. */}
+          <Link to={paths.forgotPassword} className="justify-self-end text-xs text-muted-foreground hover:text-primary hover:underline">
+            Forgot password?
+          </Link>
         </div>
         <Button type="submit" className="w-full" disabled={isSubmitting}>
           {isSubmitting ? 'Signing in...' : 'Sign In'}

@@ -38,7 +38,7 @@ export function TwoFactorPage() {
     const { error } =
       mode === 'totp'
         ? await authClient.twoFactor.verifyTotp({ code, trustDevice })
-        : await authClient.twoFactor.verifyBackupCode({ code, trustDevice })
+        : await authClient.twoFactor.verifyBackupCode({ code: normaliseBackupCode(code), trustDevice })
     if (error) {
       const message = authErrorMessage(error, 'Invalid code')
       toast.error('Verification failed', { description: message })
@@ -140,4 +140,13 @@ function CodeForm({ mode, onVerify }: { mode: Mode; onVerify: (values: CodeFormV
       </Button>
     </form>
   )
+}
+
+/**
+ * Backup codes are upper case from an alphabet without look-alikes, so `k7rta-x4mwp` typed in lower
+ * case is meant as `K7RTA-X4MWP`. Older codes (mixed case, any letter) are sent as typed.
+ */
+function normaliseBackupCode(code: string): string {
+  const upper = code.trim().toUpperCase()
+  return /^[347ACEFHJKMNPRTWXY]{5}-?[347ACEFHJKMNPRTWXY]{5}$/.test(upper) ? `${upper.replace('-', '').slice(0, 5)}-${upper.replace('-', '').slice(5)}` : code
 }

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router'
 import { toast } from 'sonner'
 import { paths } from '../../../shared/paths'
 import { authClient, authErrorMessage, signOutState } from '../../lib/auth-client'
+import { clearWizardDrafts } from '../parsers/wizard-draft-storage'
 
 /** Sign-out with the spec's toasts (§2 dashboard): success goes home, failure stays put. */
 export function useSignOut() {
@@ -19,6 +20,7 @@ export function useSignOut() {
       return
     }
     queryClient.clear()
+    clearWizardDrafts()
     toast.success('Logged out successfully', { description: 'See you next time!' })
     navigate(paths.home)
     // The navigation home is a transition; keep protected pages quiet until it has committed.

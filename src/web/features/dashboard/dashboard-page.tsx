@@ -1,3 +1,4 @@
+import { useGmailCallback } from '../connections/use-gmail-callback'
 import { Activity, CheckCircle2, Inbox, Plus } from 'lucide-react'
 import { useEffect, useState } from 'react'
 import { Link, useLocation } from 'react-router'
@@ -17,6 +18,8 @@ import { StatCard } from './components/stat-card'
 import { TestParserDialog } from './components/test-parser-dialog'
 
 export function DashboardPage() {
+  // A parser's Reconnect comes back here.
+  useGmailCallback(paths.dashboard, 'Your parsers read emails and write rows with it.')
   const { data, isPending, error } = useDashboard()
   const location = useLocation()
   const [testing, setTesting] = useState<ParserView | null>(null)
@@ -62,6 +65,13 @@ export function DashboardPage() {
           <StatCard label="Active parsers" icon={Activity} isLoading={isPending} value={String(data?.stats.activeParsers ?? 0)} />
           <StatCard label="Success rate" icon={CheckCircle2} isLoading={isPending} value={`${data?.stats.successRate ?? 0}%`} />
         </section>
+        {data && data.stats.waitingForAllowance > 0 ? (
+          <p role="status" className="-mt-2 rounded-md border bg-background px-3 py-2 text-sm text-muted-foreground">
+            {data.stats.waitingForAllowance === 1 ? '1 email is' : `${data.stats.waitingForAllowance} emails are`} waiting for allowance: this month&apos;s email limit
+            was reached. {data.stats.waitingForAllowance === 1 ? 'It is' : 'They are'} not counted as parsed or failed, and will be parsed when your allowance
+            allows.
+          </p>
+        ) : null}
 
         {parsers.length > 0 && <ParserList parsers={parsers} onTest={setTesting} onDelete={setDeleting} onView={setViewing} />}
 

@@ -24,7 +24,7 @@ export function isSuccess(status: string): boolean {
 const STATUS_DETAILS: Record<string, string> = {
   partial: 'Some fields were not found',
   failed: 'No field was found, or the email could not be read',
-  quota_exceeded: "Skipped: this month's email limit was reached",
+  quota_exceeded: "Waiting for allowance: this month's email limit was reached. It is parsed when your allowance allows.",
   skipped: 'Skipped',
   pending: 'Waiting to be processed',
   processing: 'Being processed',

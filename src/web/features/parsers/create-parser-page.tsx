@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { Check } from 'lucide-react'
 import { useEffect, useRef, useState } from 'react'
-import { Link, useNavigate, useSearchParams } from 'react-router'
+import { useNavigate } from 'react-router'
 import { toast } from 'sonner'
 import type { GmailConnectionStatus } from '../../../shared/contracts/gmail'
 import { SAMPLE_EMAIL_ID } from '../../../shared/contracts/parsers'
@@ -10,19 +10,24 @@ import { AppHeader } from '../../components/layout/app-header'
 import { Button } from '../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
 import { cn } from '../../lib/utils'
-import { gmailConnectionQuery, useGmailConnection } from '../connections/api/gmail-connection'
+import { useGmailConnection } from '../connections/api/gmail-connection'
+import { useGmailCallback } from '../connections/use-gmail-callback'
+import { useCheckoutReturn } from '../billing/use-checkout-return'
+import { useUpgrade } from '../billing/use-upgrade'
 import { dashboardQuery } from '../dashboard/api/get-dashboard'
 import { useAccount } from '../settings/api/get-account'
 import { useCreateParser } from './api/create-parser'
 import { validateSpreadsheetQuery } from './api/validate-spreadsheet'
 import { ConnectGmailStep } from './components/connect-gmail-step'
+import { DiscardDraftDialog } from './components/discard-draft-dialog'
 import { DestinationStep } from './components/steps/destination-step'
 import { FiltersStep } from './components/steps/filters-step'
 import { ReviewStep } from './components/steps/review-step'
 import { filterErrors, STEP_BLOCKS, stepBlock, type StepBlock } from './components/steps/step-schemas'
 import { TrainStep } from './components/steps/train-step'
-import { UPGRADE_PATH } from './upgrade'
-import { INITIAL_DRAFT, hasAnyFilter, toCreateParserInput, type DraftPatch, type WizardDraft } from './wizard-draft'
+import { useWizardState } from './use-wizard-state'
+import { clearWizardDrafts } from './wizard-draft-storage'
+import { hasAnyFilter, toCreateParserInput, type DraftPatch } from './wizard-draft'
 
 /** The wizard's five steps (spec §2). */
 export const WIZARD_STEPS = [
@@ -62,24 +67,6 @@ function ProgressBar({ current }: { current: number }) {
   )
 }
 
-/** Back from Google's consent page (?step=gmail-callback): report, refresh, and clean the address. */
-function useGmailCallback() {
-  const [params] = useSearchParams()
-  const navigate = useNavigate()
-  const queryClient = useQueryClient()
-  const isCallback = params.get('step') === 'gmail-callback'
-  const error = params.get('error')
-  const missing = params.get('missing')
-  useEffect(() => {
-    if (!isCallback) return
-    if (error) toast.error('Error connecting Gmail', { description: error })
-    else if (missing) toast.warning('Gmail connected with missing permissions', { description: 'Reconnect and allow every permission Mailrow asks for.' })
-    else toast.success('Gmail connected successfully!', { description: 'You can now proceed to the next step.' })
-    void queryClient.invalidateQueries({ queryKey: gmailConnectionQuery.queryKey })
-    navigate('/create-parser', { replace: true })
-  }, [isCallback, error, missing, navigate, queryClient])
-}
-
 /** Sheets rides on the Gmail connection (spec §3): connected, with the spreadsheets scope granted. */
 function hasSheetsAccess(connection: GmailConnectionStatus | undefined): boolean {
   return Boolean(connection?.connected && !connection.missingScopes.some((scope) => scope.endsWith('/auth/spreadsheets')))
@@ -99,11 +86,12 @@ function useFocusOnStepChange(step: number) {
 
 /** The create-parser wizard (spec §2, §4, §5). The page owns the draft; each step edits part of it. */
 export function CreateParserPage() {
-  useGmailCallback()
+  // Back from Google's consent page: report, refresh, and clean the address.
+  useGmailCallback(paths.createParser)
   const navigate = useNavigate()
   const queryClient = useQueryClient()
-  const [step, setStep] = useState(1)
-  const [draft, setDraft] = useState<WizardDraft>(INITIAL_DRAFT)
+  const { step, setStep, draft, setDraft } = useWizardState()
+  const [isCancelling, setCancelling] = useState(false)
   const [shownFilterErrors, setShownFilterErrors] = useState<ReturnType<typeof filterErrors>>({})
   const [nameError, setNameError] = useState<string>()
   const [isCheckingSheet, setCheckingSheet] = useState(false)
@@ -112,23 +100,33 @@ export function CreateParserPage() {
   const connection = useGmailConnection()
   const account = useAccount()
   const create = useCreateParser()
+  const { upgrade } = useUpgrade()
+  useCheckoutReturn()
   // Spec §8: the plan is free until it loads, and when it can't be read.
   const plan = account.data?.plan ?? 'free'
   const isGmailConnected = connection.data?.connected ?? false
   const isSheetsConnected = hasSheetsAccess(connection.data)
+  // Partial consent: the connection exists but can't read mail or write sheets (step 1 says so).
+  const hasMissingPermissions = Boolean(connection.data?.connected && connection.data.missingScopes.length > 0)
   const current = WIZARD_STEPS[step - 1]!
 
   const update = (patch: DraftPatch) => setDraft((d) => ({ ...d, ...patch }))
+  const leave = () => {
+    clearWizardDrafts()
+    navigate(paths.dashboard)
+  }
+  // Trained fields are work; anything less is quick to redo.
+  const onCancel = () => (draft.fields.length > 0 ? setCancelling(true) : leave())
 
   const showBlock = (block: StepBlock) =>
     toast.error(block.title, {
       description: block.description,
-      action: block.isUpgrade ? { label: 'Upgrade Now', onClick: () => navigate(UPGRADE_PATH) } : undefined,
+      action: block.isUpgrade ? { label: 'Upgrade Now', onClick: () => upgrade(draft.parserType === 'full_ai' ? 'pro' : 'starter') } : undefined,
     })
 
   const onNext = async () => {
     if (step === 2) setShownFilterErrors(filterErrors(draft.filters))
-    const block = stepBlock(step, { draft, isGmailConnected, isSheetsConnected, plan })
+    const block = stepBlock(step, { draft, isGmailConnected, hasMissingPermissions, isSheetsConnected, plan })
     if (block) {
       showBlock(block)
       return
@@ -144,12 +142,12 @@ export function CreateParserPage() {
         setCheckingSheet(false)
       }
     }
-    setStep((s) => Math.min(WIZARD_STEPS.length, s + 1))
+    setStep(step + 1)
   }
 
   const onActivate = () => {
     if (create.isPending) return
-    const block = stepBlock(5, { draft, isGmailConnected, isSheetsConnected, plan })
+    const block = stepBlock(5, { draft, isGmailConnected, hasMissingPermissions, isSheetsConnected, plan })
     if (block) {
       if (block === STEP_BLOCKS.name) setNameError(block.description)
       showBlock(block)
@@ -165,7 +163,7 @@ export function CreateParserPage() {
             : undefined,
         })
         void queryClient.invalidateQueries({ queryKey: dashboardQuery.queryKey })
-        navigate(paths.dashboard)
+        leave()
       },
       onError: (error) => toast.error('Error creating parser', { description: error.message || 'Failed to save parser. Please try again.' }),
     })
@@ -219,7 +217,7 @@ export function CreateParserPage() {
   })()
 
   const isLastStep = step === WIZARD_STEPS.length
-  const isNextDisabled = (step === 2 && !hasAnyFilter(draft.filters)) || isCheckingSheet
+  const isNextDisabled = (step === 1 && hasMissingPermissions) || (step === 2 && !hasAnyFilter(draft.filters)) || isCheckingSheet
 
   return (
     <div className="min-h-screen bg-muted/40">
@@ -227,8 +225,8 @@ export function CreateParserPage() {
       <main className="mx-auto grid max-w-5xl gap-6 px-4 py-8">
         <div className="flex items-center justify-between">
           <h1 className="text-2xl font-bold tracking-tight">Create a parser</h1>
-          <Button variant="ghost" asChild>
-            <Link to={paths.dashboard}>Cancel</Link>
+          <Button variant="ghost" onClick={onCancel}>
+            Cancel
           </Button>
         </div>
         <ProgressBar current={step} />
@@ -244,7 +242,7 @@ export function CreateParserPage() {
           <CardContent>{body}</CardContent>
         </Card>
         <div className="flex justify-between gap-2">
-          <Button variant="outline" disabled={step === 1} onClick={() => setStep((s) => Math.max(1, s - 1))}>
+          <Button variant="outline" disabled={step === 1} onClick={() => setStep(step - 1)}>
             Previous
           </Button>
           {isLastStep ? (
@@ -258,6 +256,7 @@ export function CreateParserPage() {
           )}
         </div>
       </main>
+      <DiscardDraftDialog open={isCancelling} fieldCount={draft.fields.length} onOpenChange={setCancelling} onDiscard={leave} />
     </div>
   )
 }

@@ -1,18 +1,20 @@
-import { ArrowLeft, ExternalLink, FlaskConical, Trash2 } from 'lucide-react'
+import { ArrowLeft, ExternalLink, FlaskConical, Pencil, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router'
 import { PARSER_EMAIL_FILTERS, PARSER_EMAILS_PAGE_SIZE, type ParserEmailFilter, type ParserView} from '../../../shared/contracts/parsers'
-import { paths } from '../../../shared/paths'
+import { editParserPath, paths } from '../../../shared/paths'
 import { AppHeader } from '../../components/layout/app-header'
-import { Badge } from '../../components/ui/badge'
+import { ParserStateBadge } from '../dashboard/components/status-badges'
 import { Button } from '../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
 import { Spinner } from '../../components/ui/spinner'
 import { ApiError } from '../../lib/api-client'
 import { PauseResumeButton } from '../dashboard/components/pause-resume-button'
+import { BackfillProgress } from '../dashboard/components/backfill-progress'
 import { DeleteParserDialog } from '../dashboard/components/delete-parser-dialog'
 import { TestParserDialog } from '../dashboard/components/test-parser-dialog'
 import { useParser } from './api/parser-pages'
+import { ExportButtons } from './components/export-buttons'
 import { ParserEmailsTable } from './components/parser-emails-table'
 
 /** A parser's page: what it is, its emails as a table of their values, and what can be done with them. */
@@ -82,13 +84,14 @@ function ParserSummary({ parser, onTest, onDelete }: { parser: ParserView; onTes
       <div className="min-w-0">
         <div className="flex flex-wrap items-center gap-2">
           <h1 className="text-3xl font-bold tracking-tight break-words">{parser.name}</h1>
-          {parser.active ? <Badge variant="success">Running</Badge> : <Badge variant="secondary">Paused</Badge>}
+          <ParserStateBadge parser={parser} />
         </div>
         <p className="text-sm text-muted-foreground">
           Type: {parser.parser_type} • {parser.active ? 'Active' : 'Inactive'}
           {filters.length > 0 ? ` • ${filters.join(' · ')}` : ''}
         </p>
         <p className="text-sm text-muted-foreground">Fields: {parser.extraction_fields.map((f) => f.name).join(', ')}</p>
+        <BackfillProgress parser={parser} className="mt-2 max-w-md" />
         {parser.alert ? (
           <p role="alert" className="mt-2 text-sm text-destructive">
             {parser.alert}
@@ -104,6 +107,12 @@ function ParserSummary({ parser, onTest, onDelete }: { parser: ParserView; onTes
             </a>
           </Button>
         ) : null}
+        <Button size="sm" variant="outline" asChild>
+          <Link to={editParserPath(parser.id)} aria-label={`Edit ${parser.name}`}>
+            <Pencil aria-hidden />
+            Edit
+          </Link>
+        </Button>
         <Button size="sm" onClick={onTest} aria-label={`Test Parser: ${parser.name}`}>
           <FlaskConical aria-hidden />
           Test Parser
@@ -154,10 +163,15 @@ function ParserEmailsSection({ parser }: { parser: ParserView }) {
     <section aria-labelledby="parser-emails-heading">
       <Card>
         <CardHeader className="p-4 sm:p-6">
-          <h2 id="parser-emails-heading" className="text-lg font-semibold leading-none tracking-tight">
-            Emails
-          </h2>
-          <CardDescription>Every email this parser received, with the values it extracted. Open one it got wrong to teach it.</CardDescription>
+          <div className="flex flex-wrap items-start justify-between gap-3">
+            <div className="grid gap-1.5">
+              <h2 id="parser-emails-heading" className="text-lg font-semibold leading-none tracking-tight">
+                Emails
+              </h2>
+              <CardDescription>Every email this parser received, with the values it extracted. Open one it got wrong to teach it.</CardDescription>
+            </div>
+            <ExportButtons parserId={parser.id} parserName={parser.name} q={q} status={status} />
+          </div>
         </CardHeader>
         <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
           <ParserEmailsTable

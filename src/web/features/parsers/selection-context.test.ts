@@ -102,15 +102,15 @@ describe('marking chosen fields', () => {
       { value: 'A1', context: { occurrence: 0 } },
       { value: 'missing', context: {} },
     ])
-    expect(ranges.map((r) => r.toString())).toEqual(['$5.00', 'A1'])
+    expect(ranges.map((r) => r?.toString() ?? null)).toEqual(['$5.00', 'A1', null])
     expect(ranges[0]!.startContainer.parentElement?.parentElement?.textContent).toBe('Paid: $5.00 ref A1')
   })
 
   it('gives plain-text spans in order', () => {
     const text = 'Ref: A1\nTotal: 12\nTotal again: 12'
     expect(spansForFields(text, [{ value: '12', context: { occurrence: 1 } }, { value: 'A1' }])).toEqual([
-      [5, 7],
-      [text.lastIndexOf('12'), text.length],
+      [5, 7, 1],
+      [text.lastIndexOf('12'), text.length, 0],
     ])
   })
 })

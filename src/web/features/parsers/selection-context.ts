@@ -1,4 +1,5 @@
 import type { ExtractionField } from '../../../shared/contracts/extraction'
+import { snapSelection } from './snap-selection'
 
 /** How much text either side of a highlight is kept to tell repeated values apart. */
 export const CONTEXT_CHARS = 60
@@ -8,9 +9,15 @@ export type HighlightedValue = Required<Pick<ExtractionField, 'value' | 'context
 
 /**
  * The highlighted value and its surroundings, from the email's text and the selection's
- * offsets in it. Null when only whitespace was selected.
+ * offsets in it, the selection grown to the whole value it cuts (`snapSelection`; off for a value
+ * the user typed). Null when only whitespace was selected.
  */
-export function highlightFromText(text: string, start: number, end: number): HighlightedValue | null {
+export function highlightFromText(text: string, start: number, end: number, { snap = true }: { snap?: boolean } = {}): HighlightedValue | null {
+  if (snap) {
+    const whole = snapSelection(text, start, end)
+    if (!whole) return null
+    ;({ start, end } = whole)
+  }
   const raw = text.slice(start, end)
   const value = raw.trim()
   if (!value) return null
@@ -122,8 +129,9 @@ export function textAroundRange(root: Node, range: Range, { preserveWhitespace =
 /**
  * Where each field's value sits in `root`, to mark the fields already chosen: the
  * `occurrence`-th match among matches inside one text node (values rarely span elements).
+ * One entry per field, in order; null for a value not found.
  */
-export function rangesForFields(root: Node, fields: Array<Pick<ExtractionField, 'value' | 'context'>>): Range[] {
+export function rangesForFields(root: Node, fields: Array<Pick<ExtractionField, 'value' | 'context'>>): Array<Range | null> {
   const doc = root.ownerDocument ?? (root as Document)
   const textNodes: Text[] = []
   const collect = (node: Node) => {
@@ -131,14 +139,16 @@ export function rangesForFields(root: Node, fields: Array<Pick<ExtractionField, 
     else if (!SKIPPED_TAGS.has((node as Element).tagName ?? '')) for (let child = node.firstChild; child; child = child.nextSibling) collect(child)
   }
   collect(root)
-  const ranges: Range[] = []
+  const ranges: Array<Range | null> = []
   for (const field of fields) {
     const pattern = valuePattern(field.value)
-    if (!pattern) continue
     const matches: Array<[Text, number, number]> = []
-    for (const node of textNodes) for (const m of node.data.matchAll(pattern)) matches.push([node, m.index, m.index + m[0].length])
+    if (pattern) for (const node of textNodes) for (const m of node.data.matchAll(pattern)) matches.push([node, m.index, m.index + m[0].length])
     const match = matches[Math.min(field.context?.occurrence ?? 0, matches.length - 1)]
-    if (!match) continue
+    if (!match) {
+      ranges.push(null)
+      continue
+    }
     const range = doc.createRange()
     range.setStart(match[0], match[1])
     range.setEnd(match[0], match[2])
@@ -147,16 +157,19 @@ export function rangesForFields(root: Node, fields: Array<Pick<ExtractionField, 
   return ranges
 }
 
-/** The same, for plain text: [start, end) of each field's value, in order, without overlaps. */
-export function spansForFields(text: string, fields: Array<Pick<ExtractionField, 'value' | 'context'>>): Array<[number, number]> {
-  const spans: Array<[number, number]> = []
-  for (const field of fields) {
+/**
+ * The same, for plain text: [start, end, index of the field] of each field's value, in the
+ * text's order, without overlaps.
+ */
+export function spansForFields(text: string, fields: Array<Pick<ExtractionField, 'value' | 'context'>>): Array<[number, number, number]> {
+  const spans: Array<[number, number, number]> = []
+  fields.forEach((field, index) => {
     const pattern = valuePattern(field.value)
-    if (!pattern) continue
+    if (!pattern) return
     const matches = [...text.matchAll(pattern)]
     const match = matches[Math.min(field.context?.occurrence ?? 0, matches.length - 1)]
-    if (match) spans.push([match.index, match.index + match[0].length])
-  }
+    if (match) spans.push([match.index, match.index + match[0].length, index])
+  })
   spans.sort((a, b) => a[0] - b[0])
   return spans.filter((span, i) => i === 0 || span[0] >= spans[i - 1]![1])
 }
@@ -165,5 +178,6 @@ export function spansForFields(text: string, fields: Array<Pick<ExtractionField,
 export function highlightFromTypedValue(text: string, typed: string): HighlightedValue | null {
   const pattern = valuePattern(typed)
   const match = pattern ? pattern.exec(text) : null
-  return match ? highlightFromText(text, match.index, match.index + match[0].length) : null
+  // What the user typed is what they meant: not snapped.
+  return match ? highlightFromText(text, match.index, match.index + match[0].length, { snap: false }) : null
 }

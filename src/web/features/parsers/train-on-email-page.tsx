@@ -1,5 +1,5 @@
-import { ArrowLeft, CheckCircle2, GraduationCap, MousePointerClick, RotateCw, X } from 'lucide-react'
-import { useMemo, useState } from 'react'
+import { ArrowLeft, CheckCircle2, GraduationCap, Keyboard, MousePointerClick, RotateCw, X } from 'lucide-react'
+import { useMemo, useRef, useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { toast } from 'sonner'
 import type { ExtractionField } from '../../../shared/contracts/extraction'
@@ -8,9 +8,12 @@ import { parserPath, paths } from '../../../shared/paths'
 import { AppHeader } from '../../components/layout/app-header'
 import { Button } from '../../components/ui/button'
 import { Spinner } from '../../components/ui/spinner'
+import { useFlowReturnFocus } from '../../components/ui/use-return-focus'
 import { useParser, useReprocessEmails, useTrainingEmail, useTrainingPreview, useTrainParser } from './api/parser-pages'
 import { AssignFieldDialog } from './components/assign-field-dialog'
 import { EmailView } from './components/email-view'
+import { FieldSwatch } from './components/field-swatch'
+import { focusAfterRemoval } from './components/focus-after-removal'
 import { LivePreviewPanel, DEFAULT_NOT_FOUND_REASON } from './components/live-preview-panel'
 import { reprocessSummary } from './components/parser-emails-table'
 import { TypeValueDialog } from './components/type-value-dialog'
@@ -56,7 +59,9 @@ export function TrainOnEmailPage() {
 
 function TrainingView({ parser, training }: { parser: ParserView; training: TrainingEmailView }) {
   const navigate = useNavigate()
-  const fieldNames = useMemo(() => parser.extraction_fields.map((f) => f.name), [parser.extraction_fields])
+  // Fields added here (highlighted in this email) join the parser's on save, as new sheet columns.
+  const [newNames, setNewNames] = useState<string[]>([])
+  const fieldNames = useMemo(() => [...parser.extraction_fields.map((f) => f.name), ...newNames], [parser.extraction_fields, newNames])
   // The parser's current values start marked; a field it missed waits for a highlight.
   const [values, setValues] = useState<Record<string, Omit<ExtractionField, 'name'> | null>>(() =>
     Object.fromEntries(fieldNames.map((name) => [name, training.values[name] ? { value: training.values[name]! } : null])),
@@ -64,7 +69,12 @@ function TrainingView({ parser, training }: { parser: ParserView; training: Trai
   const [pending, setPending] = useState<HighlightedValue | null>(null)
   const [isTyping, setTyping] = useState(false)
   const [saved, setSaved] = useState<TrainFromEmailResult | null>(null)
+  const returnFocus = useFlowReturnFocus()
+  const addByTypingRef = useRef<HTMLButtonElement>(null)
+  const fieldsRef = useRef<HTMLElement>(null)
   const fields = useMemo<ExtractionField[]>(() => fieldNames.flatMap((name) => (values[name] ? [{ name, ...values[name] }] : [])), [fieldNames, values])
+  // Each field keeps its colour (its place in the parser's list) whichever values are set.
+  const marked = useMemo(() => fields.map((field) => ({ ...field, colour: fieldNames.indexOf(field.name) })), [fields, fieldNames])
   const debounced = useDebouncedValue(fields, PREVIEW_DEBOUNCE_MS)
   const preview = useTrainingPreview(parser.id, { emailId: training.parsedEmailId, fields: debounced }, { enabled: debounced.length > 0 })
   const train = useTrainParser(parser.id)
@@ -111,24 +121,40 @@ function TrainingView({ parser, training }: { parser: ParserView; training: Trai
 
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_17rem]">
         <div className="grid min-w-0 gap-4">
-          <EmailView email={training.email} marked={fields} onHighlight={setPending} />
-          <p className="text-xs text-muted-foreground">
-            Can&apos;t select with a mouse?{' '}
-            <Button variant="link" size="sm" className="h-auto p-0 text-xs" onClick={() => setTyping(true)}>
-              Type a value instead
+          <EmailView
+            email={training.email}
+            marked={marked}
+            onHighlight={(highlight) => {
+              returnFocus.remember()
+              setPending(highlight)
+            }}
+          />
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <Button
+              ref={addByTypingRef}
+              variant="outline"
+              onClick={(event) => {
+                returnFocus.remember(event.currentTarget)
+                setTyping(true)
+              }}
+            >
+              <Keyboard aria-hidden />
+              Add field by typing
             </Button>
-          </p>
+            <p className="text-sm text-muted-foreground">Type a value as it appears in the email instead of highlighting it.</p>
+          </div>
         </div>
-        <section aria-labelledby="training-fields-heading" className="grid h-fit gap-3 rounded-lg border bg-background p-4 lg:sticky lg:top-4">
-          <h2 id="training-fields-heading" className="font-semibold">
+        <section ref={fieldsRef} aria-labelledby="training-fields-heading" className="grid h-fit gap-3 rounded-lg border bg-background p-4 lg:sticky lg:top-4">
+          <h2 id="training-fields-heading" tabIndex={-1} className="font-semibold outline-none">
             Fields
           </h2>
           <ol className="grid gap-2">
-            {fieldNames.map((name) => {
+            {fieldNames.map((name, index) => {
               const field = values[name]
               return (
                 <li key={name} className="flex items-start justify-between gap-2 rounded-md border p-2" data-testid="training-field">
-                  <div className="min-w-0">
+                  <FieldSwatch index={index} />
+                  <div className="min-w-0 flex-1">
                     <p className="break-words text-sm font-medium">{name}</p>
                     {field ? (
                       <p className="line-clamp-2 break-all text-xs text-muted-foreground">{field.value}</p>
@@ -137,7 +163,17 @@ function TrainingView({ parser, training }: { parser: ParserView; training: Trai
                     )}
                   </div>
                   {field ? (
-                    <Button variant="ghost" size="icon" className="size-7 shrink-0" aria-label={`Clear ${name}`} onClick={() => setValues((v) => ({ ...v, [name]: null }))}>
+                    <Button
+                      variant="ghost"
+                      size="icon"
+                      className="size-7 shrink-0"
+                      aria-label={`Clear ${name}`}
+                      data-clear-field
+                      onClick={(event) => {
+                        focusAfterRemoval(fieldsRef.current, event.currentTarget, '[data-clear-field]', '#training-fields-heading')
+                        setValues((v) => ({ ...v, [name]: null }))
+                      }}
+                    >
                       <X />
                     </Button>
                   ) : null}
@@ -192,6 +228,7 @@ function TrainingView({ parser, training }: { parser: ParserView; training: Trai
       {isTyping && (
         <TypeValueDialog
           emailText={training.email.body}
+          onCloseAutoFocus={returnFocus.onCloseAutoFocus}
           onCancel={() => setTyping(false)}
           onFound={(highlight) => {
             setTyping(false)
@@ -204,8 +241,13 @@ function TrainingView({ parser, training }: { parser: ParserView; training: Trai
           highlight={pending}
           fieldNames={fieldNames}
           suggested={missing[0] ?? fieldNames[0]!}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault()
+            returnFocus.restore(addByTypingRef.current)
+          }}
           onCancel={() => setPending(null)}
           onAssign={(name) => {
+            if (!fieldNames.includes(name)) setNewNames((names) => [...names, name])
             setValues((v) => ({ ...v, [name]: pending }))
             setSaved(null)
             setPending(null)

@@ -1,22 +1,28 @@
 import { useEffect } from 'react'
 import { useLocation } from 'react-router'
+import { paths } from '../../../shared/paths'
 import { AppHeader } from '../../components/layout/app-header'
+import { useGmailCallback } from '../connections/use-gmail-callback'
 import { Button } from '../../components/ui/button'
 import { Spinner } from '../../components/ui/spinner'
 import { errorMessage } from './api/auth-data'
+import { PlanBillingSection } from '../billing/plan-billing-section'
 import { useAccount } from './api/get-account'
 import { AccountSection } from './components/account-section'
+import { ApiKeysSection } from './components/api-keys-section'
 import { ConnectionsSection } from './components/connections-section'
 import { DeleteAccountSection } from './components/delete-account-section'
 import { PasskeySettings } from './components/passkey-settings'
 import { PasswordSettings } from './components/password-settings'
 import { SecurityLog } from './components/security-log'
 import { SessionsSettings } from './components/sessions-settings'
-import { PlanSection } from './components/plan-section'
 import { SettingsSection } from './components/settings-section'
 import { TwoFactorSettings } from './components/two-factor-settings'
+import { WebhooksSection } from './components/webhooks-section'
 
 export function SettingsPage() {
+  // Reconnect started here comes back here (issue 12), to the connections section.
+  useGmailCallback(`${paths.settings}#connections`, 'Your parsers read emails and write rows with it.')
   const account = useAccount()
   const { hash } = useLocation()
 
@@ -50,8 +56,10 @@ export function SettingsPage() {
         ) : (
           <>
             <AccountSection account={account.data} />
-            <PlanSection account={account.data} />
+            <PlanBillingSection account={account.data} />
             <ConnectionsSection />
+            <ApiKeysSection account={account.data} />
+            <WebhooksSection account={account.data} />
             <SettingsSection id="security" title="Security" description="How you prove it's you when you sign in.">
               <div className="flex flex-col gap-8">
                 <PasswordSettings account={account.data} />

@@ -10,11 +10,14 @@ export function useGmailConnection() {
   return useQuery(gmailConnectionQuery)
 }
 
-/** Starts the Google consent flow; the browser leaves the page on success. */
-export function useStartGmailConnection() {
+/**
+ * Starts the Google consent flow; the browser leaves the page on success and comes back to
+ * `returnTo` (the wizard by default), which confirms with useGmailCallback.
+ */
+export function useStartGmailConnection(returnTo?: 'wizard' | 'settings' | 'dashboard') {
   return useMutation({
     mutationFn: async () => {
-      const { authorizationUrl } = await unwrap(api.connections.gmail.start.$post())
+      const { authorizationUrl } = await unwrap(api.connections.gmail.start.$post({ query: returnTo ? { returnTo } : {} }))
       window.location.assign(authorizationUrl)
       // Keep the button busy while the browser navigates away.
       await new Promise(() => {})

@@ -1,11 +1,11 @@
 import { AlertCircle, ExternalLink } from 'lucide-react'
 import type { ParsedEmailView } from '../../../../shared/contracts/parsers'
-import { Badge } from '../../../components/ui/badge'
 import { Button } from '../../../components/ui/button'
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
 import { Spinner } from '../../../components/ui/spinner'
 import { useParsedEmail } from '../api/get-parsed-email'
-import { describeStatus, formatDateTime, formatExtractionMethod, isSuccess } from '../format'
+import { describeStatus, formatDateTime, formatExtractionMethod } from '../format'
+import { EmailStatusBadge } from './status-badges'
 import { useReturnFocus } from '../../../components/ui/use-return-focus'
 
 type ParsedEmailDialogProps = {
@@ -65,7 +65,7 @@ function ParsedEmailDetail({ id }: { id: string }) {
       </DialogHeader>
 
       <div className="flex flex-wrap items-center gap-2">
-        {isSuccess(email.status) ? <Badge variant="success">Success</Badge> : <Badge variant="destructive">Failed</Badge>}
+        <EmailStatusBadge status={email.status} />
         {statusDetail ? <span className="text-sm text-muted-foreground">{statusDetail}</span> : null}
       </div>
 

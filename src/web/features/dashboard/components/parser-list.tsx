@@ -3,10 +3,12 @@ import { Link } from 'react-router'
 import { toast } from 'sonner'
 import type { ParserView } from '../../../../shared/contracts/parsers'
 import { parserPath, trainOnEmailPath } from '../../../../shared/paths'
-import { Badge } from '../../../components/ui/badge'
 import { Button } from '../../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card'
 import { useStartGmailConnection } from '../../connections/api/gmail-connection'
+import { BackfillProgress } from './backfill-progress'
+import { ParserStateBadge } from './status-badges'
+import { UPGRADE_PATH } from '../../parsers/upgrade'
 import { PauseResumeButton } from './pause-resume-button'
 
 type ParserListProps = {
@@ -55,15 +57,7 @@ function ParserRow({ parser, onTest, onDelete, onView }: { parser: ParserView; o
             <Link to={parserPath(parser.id)} className="font-medium break-words underline-offset-4 hover:underline">
               {parser.name}
             </Link>
-            {!parser.active ? (
-              <Badge variant="secondary">Paused</Badge>
-            ) : parser.alert ? (
-              <Badge variant="destructive">Needs attention</Badge>
-            ) : parser.layout_changed ? (
-              <Badge variant="destructive">Layout changed</Badge>
-            ) : (
-              <Badge variant="success">Running</Badge>
-            )}
+            <ParserStateBadge parser={parser} />
           </div>
           <p className="text-sm text-muted-foreground">
             Type: {parser.parser_type} • {parser.active ? 'Active' : 'Inactive'}
@@ -75,7 +69,7 @@ function ParserRow({ parser, onTest, onDelete, onView }: { parser: ParserView; o
           ) : null}
         </div>
         <div className="flex flex-wrap gap-2 sm:shrink-0 sm:justify-end">
-          <Button size="sm" onClick={onTest}>
+          <Button size="sm" onClick={onTest} aria-label={`Test Parser: ${parser.name}`}>
             <FlaskConical aria-hidden />
             Test Parser
           </Button>
@@ -86,7 +80,8 @@ function ParserRow({ parser, onTest, onDelete, onView }: { parser: ParserView; o
           </Button>
         </div>
       </div>
-      {parser.alert ? <ParserAlert message={parser.alert} /> : null}
+      <BackfillProgress parser={parser} />
+      {parser.alert ? <ParserAlert message={parser.alert} isPausedByPlan={parser.paused_by_plan} /> : null}
       {parser.layout_changed ? <LayoutChanged parser={parser} emails={parser.layout_changed} onView={onView} /> : null}
       {parser.relearned ? (
         <p className="text-xs text-muted-foreground">
@@ -97,9 +92,22 @@ function ParserRow({ parser, onTest, onDelete, onView }: { parser: ParserView; o
   )
 }
 
-/** Why an active parser is stalled (Gmail needs reconnecting), with the way out. */
-function ParserAlert({ message }: { message: string }) {
-  const reconnect = useStartGmailConnection()
+/** Why an active parser is stalled (Gmail needs reconnecting, or the plan no longer allows it), with the way out. */
+function ParserAlert({ message, isPausedByPlan }: { message: string; isPausedByPlan: boolean }) {
+  const reconnect = useStartGmailConnection('dashboard')
+  if (isPausedByPlan) {
+    return (
+      <div role="alert" className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 sm:flex-row sm:items-center sm:justify-between">
+        <p className="flex items-start gap-2">
+          <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+          <span>{message}</span>
+        </p>
+        <Button size="sm" variant="outline" className="border-amber-400 bg-white text-amber-900 hover:bg-amber-100 sm:shrink-0" asChild>
+          <Link to={UPGRADE_PATH}>See plans</Link>
+        </Button>
+      </div>
+    )
+  }
   return (
     <div role="alert" className="flex flex-col gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 sm:flex-row sm:items-center sm:justify-between">
       <p className="flex items-start gap-2">

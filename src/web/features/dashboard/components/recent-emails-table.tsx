@@ -1,17 +1,14 @@
 import type { RecentParsedEmail } from '../../../../shared/contracts/dashboard'
-import { Badge } from '../../../components/ui/badge'
 import { Button } from '../../../components/ui/button'
-import { formatDateTime, isSuccess } from '../format'
+import { formatDateTime } from '../format'
+import { EmailStatusBadge } from './status-badges'
 
 type RecentEmailsTableProps = {
   emails: RecentParsedEmail[]
   onView: (parsedEmailId: string) => void
 }
 
-function StatusBadge({ status }: { status: string }) {
-  // Spec §3: any status other than success counts as failed.
-  return isSuccess(status) ? <Badge variant="success">Success</Badge> : <Badge variant="destructive">Failed</Badge>
-}
+const StatusBadge = EmailStatusBadge
 
 /** 'Recent Parsed Emails' (spec §2): the last 10 ledger rows; a stacked list on small screens. */
 export function RecentEmailsTable({ emails, onView }: RecentEmailsTableProps) {

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { CheckCircle2, ExternalLink, XCircle } from 'lucide-react'
+import { useEffect, useRef } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
 import { toast } from 'sonner'
 import { testParserInputSchema, type ParserView, type TestParserResult } from '../../../../shared/contracts/parsers'
@@ -38,6 +39,11 @@ function TestParserForm({ parser, onClose }: { parser: ParserView; onClose: () =
     defaultValues: { emailId: '' },
   })
   const emailId = useWatch({ control, name: 'emailId' })
+  const runRef = useRef<HTMLButtonElement>(null)
+  // Run Test is disabled while the test runs, which drops focus to the page: it comes back after.
+  useEffect(() => {
+    if (test.status === 'success' || test.status === 'error') runRef.current?.focus()
+  }, [test.status])
   const isBlank = emailId.trim() === ''
 
   const run = handleSubmit(
@@ -62,7 +68,7 @@ function TestParserForm({ parser, onClose }: { parser: ParserView; onClose: () =
   )
 
   return (
-    <form onSubmit={(event) => void run(event)} noValidate className="flex flex-col gap-4">
+    <form onSubmit={(event) => void run(event)} noValidate className="flex min-w-0 flex-col gap-4">
       <DialogHeader className="pr-6">
         <DialogTitle className="break-words">Test Parser: {parser.name}</DialogTitle>
         <DialogDescription>
@@ -101,7 +107,7 @@ function TestParserForm({ parser, onClose }: { parser: ParserView; onClose: () =
         <Button type="button" variant="outline" onClick={onClose}>
           Close
         </Button>
-        <Button type="submit" disabled={isBlank || test.isPending}>
+        <Button ref={runRef} type="submit" disabled={isBlank || test.isPending}>
           {test.isPending ? 'Testing...' : 'Run Test'}
         </Button>
       </DialogFooter>

@@ -5,7 +5,6 @@ import { paths } from '../../../../shared/paths'
 import { Logo } from '../../../components/layout/logo'
 import { Button } from '../../../components/ui/button'
 import { SiteFooter } from '../../../components/layout/site-footer'
-import { SkipLink } from '../../../components/layout/skip-link'
 
 export type LegalSection = { id: string; title: string; content: ReactNode }
 
@@ -24,7 +23,6 @@ export function LegalDocument({ title, intro, sections }: LegalDocumentProps) {
   const today = new Date()
   return (
     <div className="flex min-h-screen flex-col bg-background">
-      <SkipLink />
       <header className="sticky top-0 z-40 border-b border-border/70 bg-background/80 backdrop-blur-md">
         <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
           <Logo />

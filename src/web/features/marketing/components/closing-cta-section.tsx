@@ -1,8 +1,8 @@
 import { ArrowRight } from 'lucide-react'
-import { Link } from 'react-router'
 import { paths } from '../../../../shared/paths'
 import { PLAN_INFO } from '../../../../shared/plans'
-import { Button } from '../../../components/ui/button'
+import { buttonVariants } from '../../../components/ui/button-variants'
+import { SiteLink } from '../../../components/layout/site-link'
 
 export function ClosingCtaSection() {
   return (
@@ -27,24 +27,13 @@ export function ClosingCtaSection() {
           credit card is needed.
         </p>
         <div className="mt-10 flex flex-col items-center justify-center gap-3 sm:flex-row">
-          <Button
-            size="lg"
-            className="w-full bg-background text-foreground shadow-md hover:bg-background/90 sm:w-auto"
-            asChild
-          >
-            <Link to={paths.signup}>
-              Start Free Trial
-              <ArrowRight aria-hidden />
-            </Link>
-          </Button>
-          <Button
-            size="lg"
-            variant="ghost"
-            className="w-full text-primary-foreground ring-1 ring-primary-foreground/30 hover:bg-primary-foreground/10 sm:w-auto"
-            asChild
-          >
-            <Link to={paths.login}>Sign In</Link>
-          </Button>
+          <SiteLink to={paths.signup} className={buttonVariants({ size: 'lg', variant: 'inverse', className: 'w-full sm:w-auto' })}>
+            Start Free Trial
+            <ArrowRight aria-hidden />
+          </SiteLink>
+          <SiteLink to={paths.login} className={buttonVariants({ size: 'lg', variant: 'inverseGhost', className: 'w-full sm:w-auto' })}>
+            Sign In
+          </SiteLink>
         </div>
       </div>
     </section>

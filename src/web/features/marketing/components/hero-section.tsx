@@ -1,9 +1,9 @@
 import { ArrowRight, Check } from 'lucide-react'
-import { Link } from 'react-router'
 import { paths } from '../../../../shared/paths'
 import { PLAN_INFO } from '../../../../shared/plans'
-import { Button } from '../../../components/ui/button'
+import { buttonVariants } from '../../../components/ui/button-variants'
 import { HeroIllustration } from './hero-illustration'
+import { SiteLink } from '../../../components/layout/site-link'
 
 // The three promises of spec §1.
 const promises = [
@@ -41,15 +41,13 @@ export function HeroSection() {
             paste.
           </p>
           <div className="mt-10 flex flex-col items-center justify-center gap-3 sm:flex-row">
-            <Button size="lg" className="w-full sm:w-auto" asChild>
-              <Link to={paths.signup}>
-                Start Free Trial
-                <ArrowRight aria-hidden />
-              </Link>
-            </Button>
-            <Button size="lg" variant="outline" className="w-full bg-background/70 sm:w-auto" asChild>
-              <a href="#how-it-works">See how it works</a>
-            </Button>
+            <SiteLink to={paths.signup} className={buttonVariants({ size: 'lg', className: 'w-full sm:w-auto' })}>
+              Start Free Trial
+              <ArrowRight aria-hidden />
+            </SiteLink>
+            <a href="#how-it-works" className={buttonVariants({ size: 'lg', variant: 'outline', className: 'w-full sm:w-auto' })}>
+              See how it works
+            </a>
           </div>
           <ul className="mt-8 flex flex-col items-center justify-center gap-x-6 gap-y-2 text-sm text-muted-foreground sm:flex-row">
             {promises.map((promise) => (

@@ -1,11 +1,10 @@
 import { Check } from 'lucide-react'
-import { Link } from 'react-router'
 import { paths } from '../../../../shared/paths'
 import { formatEmailsPerMonth, PLAN_INFO, PLANS, type Plan } from '../../../../shared/plans'
-import { Badge } from '../../../components/ui/badge'
-import { Button } from '../../../components/ui/button'
-import { cn } from '../../../lib/utils'
+import { clsx } from 'clsx'
+import { buttonVariants } from '../../../components/ui/button-variants'
 import { SectionHeading } from './section-heading'
+import { SiteLink } from '../../../components/layout/site-link'
 
 // Only Starter's CTA is fixed by the spec (§9); the others are ours.
 const planCopy: Record<Plan, { tagline: string; cta: string }> = {
@@ -32,15 +31,17 @@ export function PricingSection() {
             return (
               <li
                 key={plan.id}
-                className={cn(
+                className={clsx(
                   'relative flex flex-col rounded-2xl border bg-card p-8 shadow-sm',
                   isFeatured && 'border-primary shadow-xl shadow-primary/10 ring-1 ring-primary lg:-my-4 lg:py-12',
                 )}
               >
                 {plan.badge ? (
-                  <Badge className="absolute -top-3 left-1/2 -translate-x-1/2 px-3 py-1 shadow-sm">{plan.badge}</Badge>
+                  <span className="absolute -top-3 left-1/2 inline-flex -translate-x-1/2 items-center rounded-full bg-primary px-3 py-1 text-xs font-semibold text-primary-foreground shadow-sm">
+                    {plan.badge}
+                  </span>
                 ) : null}
-                <h3 className={cn('text-lg font-semibold', isFeatured && 'text-primary')}>
+                <h3 className={clsx('text-lg font-semibold', isFeatured && 'text-primary')}>
                   {plan.name}
                 </h3>
                 <p className="mt-2 text-sm text-muted-foreground">{tagline}</p>
@@ -57,11 +58,13 @@ export function PricingSection() {
                     </li>
                   ))}
                 </ul>
-                <Button size="lg" variant={isFeatured ? 'default' : 'outline'} className="mt-8 w-full" asChild>
-                  <Link to={paths.signup} aria-label={`${cta} with the ${plan.name} plan`}>
-                    {cta}
-                  </Link>
-                </Button>
+                <SiteLink
+                  to={paths.signup}
+                  aria-label={`${cta} with the ${plan.name} plan`}
+                  className={buttonVariants({ size: 'lg', variant: isFeatured ? 'default' : 'outline', className: 'mt-8 w-full' })}
+                >
+                  {cta}
+                </SiteLink>
               </li>
             )
           })}

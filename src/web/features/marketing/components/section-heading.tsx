@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { cn } from '../../../lib/utils'
+import { clsx } from 'clsx'
 
 type SectionHeadingProps = {
   id: string
@@ -12,7 +12,7 @@ type SectionHeadingProps = {
 /** Eyebrow, h2 and lead paragraph used at the top of each landing section. */
 export function SectionHeading({ id, eyebrow, title, description, className }: SectionHeadingProps) {
   return (
-    <div className={cn('mx-auto max-w-2xl text-center', className)}>
+    <div className={clsx('mx-auto max-w-2xl text-center', className)}>
       <p className="text-sm font-semibold text-primary">{eyebrow}</p>
       <h2 id={id} className="mt-2 text-3xl font-semibold tracking-tight text-balance sm:text-4xl">
         {title}

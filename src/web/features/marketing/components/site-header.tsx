@@ -1,7 +1,7 @@
-import { Link } from 'react-router'
 import { paths } from '../../../../shared/paths'
 import { Logo } from '../../../components/layout/logo'
-import { Button } from '../../../components/ui/button'
+import { buttonVariants } from '../../../components/ui/button-variants'
+import { SiteLink } from '../../../components/layout/site-link'
 
 const sectionLinks = [
   { href: '#features', label: 'Features' },
@@ -32,12 +32,12 @@ export function SiteHeader() {
           </nav>
         </div>
         <div className="flex items-center gap-2">
-          <Button variant="ghost" size="sm" asChild>
-            <Link to={paths.login}>Sign In</Link>
-          </Button>
-          <Button size="sm" asChild>
-            <Link to={paths.signup}>Start Free Trial</Link>
-          </Button>
+          <SiteLink to={paths.login} className={buttonVariants({ variant: 'ghost', size: 'sm' })}>
+            Sign In
+          </SiteLink>
+          <SiteLink to={paths.signup} className={buttonVariants({ size: 'sm' })}>
+            Start Free Trial
+          </SiteLink>
         </div>
       </div>
     </header>

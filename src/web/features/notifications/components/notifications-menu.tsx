@@ -8,26 +8,26 @@ import { Popover, PopoverContent, PopoverDescription, PopoverTitle, PopoverTrigg
 import { Spinner } from '../../../components/ui/spinner'
 import { ParsedEmailDialog } from '../../dashboard/components/parsed-email-dialog'
 import { useNotifications } from '../api/get-notifications'
-import { isUnread, readLastSeenAt, writeLastSeenAt } from '../last-seen'
+import { useMarkNotificationsSeen } from '../api/mark-seen'
 
 /** The top bar's bell: connection problems and the week's failed emails. */
 export function NotificationsMenu() {
   const { data: items, isPending, error } = useNotifications()
   const [open, setOpen] = useState(false)
-  const [lastSeenAt, setLastSeenAt] = useState(readLastSeenAt)
   const [viewing, setViewing] = useState<string | null>(null)
   const bell = useRef<HTMLButtonElement>(null)
+  const markSeen = useMarkNotificationsSeen()
 
-  const unread = (items ?? []).filter((item) => isUnread(item, lastSeenAt)).length
+  const unread = (items ?? []).filter((item) => item.unread).length
 
   const onOpenChange = (next: boolean) => {
     setOpen(next)
     // Marking as seen on close keeps the 'new' markers visible while the list is open.
-    if (!next && items && items.length > 0) {
+    const unreadFailures = (items ?? []).filter((item) => item.kind === 'failure' && item.unread)
+    if (!next && unreadFailures.length > 0) {
       // The newest item's own (server) time, so a skewed browser clock can't hide or resurrect items.
-      const seen = Math.max(lastSeenAt, ...items.map((item) => new Date(item.at).getTime()))
-      writeLastSeenAt(seen)
-      setLastSeenAt(seen)
+      const newest = items!.reduce((latest, item) => (item.at > latest ? item.at : latest), items![0]!.at)
+      markSeen.mutate(newest)
     }
   }
 
@@ -77,7 +77,7 @@ export function NotificationsMenu() {
               <ul className="divide-y">
                 {items.map((item) => (
                   <li key={item.id}>
-                    <NotificationRow item={item} isNew={isUnread(item, lastSeenAt)} onOpenDetail={() => openDetail(item)} onNavigate={() => onOpenChange(false)} />
+                    <NotificationRow item={item} isNew={item.unread} onOpenDetail={() => openDetail(item)} onNavigate={() => onOpenChange(false)} />
                   </li>
                 ))}
               </ul>
@@ -96,7 +96,7 @@ const rowClass =
 function NotificationRow({ item, isNew, onOpenDetail, onNavigate }: { item: NotificationItem; isNew: boolean; onOpenDetail: () => void; onNavigate: () => void }) {
   const body = (
     <>
-      {item.kind === 'connection' ? (
+      {item.kind === 'connection' || item.kind === 'webhook' ? (
         <PlugZap className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden />
       ) : (
         <AlertTriangle className="mt-0.5 size-4 shrink-0 text-destructive" aria-hidden />
@@ -111,9 +111,9 @@ function NotificationRow({ item, isNew, onOpenDetail, onNavigate }: { item: Noti
       </span>
     </>
   )
-  if (item.kind === 'connection') {
+  if (item.kind === 'connection' || item.kind === 'webhook') {
     return (
-      <Link to={`${paths.settings}#connections`} onClick={onNavigate} className={rowClass}>
+      <Link to={`${paths.settings}#${item.kind === 'webhook' ? 'webhooks' : 'connections'}`} onClick={onNavigate} className={rowClass}>
         {body}
       </Link>
     )

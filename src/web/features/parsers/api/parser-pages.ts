@@ -1,7 +1,9 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { ExtractionField } from '../../../../shared/contracts/extraction'
-import type { ParserEmailsQuery, ReprocessInput } from '../../../../shared/contracts/parsers'
+import type { ParserEmailsQuery, ParserView, ReprocessInput } from '../../../../shared/contracts/parsers'
+import type { EditParserInput } from '../../../../shared/contracts/parser-edit'
 import { api, unwrap } from '../../../lib/api-client'
+import { liveRefetch } from '../../../lib/live-refresh'
 import { dashboardQuery } from '../../dashboard/api/get-dashboard'
 import { notificationsQuery } from '../../notifications/api/get-notifications'
 import { accountQuery } from '../../settings/api/get-account'
@@ -15,7 +17,7 @@ export const parsersListQuery = queryOptions({
 })
 
 export function useParsersList() {
-  return useQuery(parsersListQuery)
+  return useQuery({ ...parsersListQuery, ...liveRefetch<ParserView[]>((parsers) => parsers.some((p) => p.backfill !== null)) })
 }
 
 export function parserQuery(parserId: string) {
@@ -27,7 +29,7 @@ export function parserQuery(parserId: string) {
 }
 
 export function useParser(parserId: string) {
-  return useQuery(parserQuery(parserId))
+  return useQuery({ ...parserQuery(parserId), ...liveRefetch<ParserView>((parser) => parser.backfill !== null) })
 }
 
 type EmailsQuery = { page: number; pageSize: number; q: string; status: NonNullable<ParserEmailsQuery['status']> }
@@ -42,7 +44,7 @@ export function parserEmailsQuery(parserId: string, query: EmailsQuery) {
 
 export function useParserEmails(parserId: string, query: EmailsQuery) {
   // The old page stays on screen while the next one loads.
-  return useQuery({ ...parserEmailsQuery(parserId, query), placeholderData: keepPreviousData })
+  return useQuery({ ...parserEmailsQuery(parserId, query), placeholderData: keepPreviousData, ...liveRefetch<unknown>() })
 }
 
 /** After a change to a parser or its emails: its pages, the dashboard, notifications and usage. */
@@ -55,6 +57,14 @@ export function useRefreshParserData() {
       queryClient.invalidateQueries({ queryKey: notificationsQuery.queryKey }),
       queryClient.invalidateQueries({ queryKey: accountQuery.queryKey }),
     ])
+}
+
+export function useEditParser(parserId: string) {
+  const refresh = useRefreshParserData()
+  return useMutation({
+    mutationFn: async (input: EditParserInput) => (await unwrap(api.parsers[':id'].$put({ param: { id: parserId }, json: input }))).parser,
+    onSettled: refresh,
+  })
 }
 
 export function useReprocessEmails(parserId: string) {

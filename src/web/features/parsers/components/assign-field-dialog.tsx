@@ -1,5 +1,6 @@
-import { useState } from 'react'
+import { useId, useState } from 'react'
 import { Button } from '../../../components/ui/button'
+import { Input } from '../../../components/ui/input'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
 import type { HighlightedValue } from '../selection-context'
 
@@ -10,6 +11,7 @@ export function AssignFieldDialog({
   suggested,
   onAssign,
   onCancel,
+  onCloseAutoFocus,
 }: {
   highlight: HighlightedValue
   fieldNames: string[]
@@ -17,16 +19,26 @@ export function AssignFieldDialog({
   suggested: string
   onAssign: (name: string) => void
   onCancel: () => void
+  /** Where focus goes when the dialog closes (see useReturnFocus). */
+  onCloseAutoFocus?: (event: Event) => void
 }) {
   const [name, setName] = useState(suggested)
+  // A new field (issue 12 item 3): its value comes from this email; it becomes a new sheet column.
+  const [isNew, setNew] = useState(false)
+  const [newName, setNewName] = useState('')
+  const newNameId = useId()
+  const trimmed = newName.trim()
+  const clash = fieldNames.some((field) => field.toLowerCase() === trimmed.toLowerCase())
+  const chosen = isNew ? trimmed : name
   return (
     <Dialog open onOpenChange={(open) => !open && onCancel()}>
-      <DialogContent>
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
         <form
           className="grid gap-4"
           onSubmit={(event) => {
             event.preventDefault()
-            onAssign(name)
+            if (isNew && (!trimmed || clash)) return
+            onAssign(chosen)
           }}
         >
           <DialogHeader>
@@ -39,16 +51,41 @@ export function AssignFieldDialog({
             <legend className="sr-only">Field</legend>
             {fieldNames.map((field) => (
               <label key={field} className="flex items-center gap-2 rounded-md border p-2 text-sm has-[:checked]:border-primary">
-                <input type="radio" name="field" value={field} checked={name === field} onChange={() => setName(field)} className="size-4" />
+                <input
+                  type="radio"
+                  name="field"
+                  value={field}
+                  checked={!isNew && name === field}
+                  onChange={() => {
+                    setNew(false)
+                    setName(field)
+                  }}
+                  className="size-4"
+                />
                 {field}
               </label>
             ))}
+            <label className="flex items-center gap-2 rounded-md border p-2 text-sm has-[:checked]:border-primary">
+              <input type="radio" name="field" value="" checked={isNew} onChange={() => setNew(true)} className="size-4" />
+              A new field (a new column in the sheet)
+            </label>
+            {isNew && (
+              <div className="grid gap-1">
+                <label htmlFor={newNameId} className="text-sm font-medium">
+                  New field name
+                </label>
+                <Input id={newNameId} value={newName} onChange={(event) => setNewName(event.target.value)} maxLength={200} autoFocus aria-invalid={clash || undefined} />
+                {clash ? <p className="text-xs text-destructive">The parser already has a field named {trimmed}.</p> : null}
+              </div>
+            )}
           </fieldset>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={onCancel}>
               Cancel
             </Button>
-            <Button type="submit">Use for {name}</Button>
+            <Button type="submit" disabled={isNew && (!trimmed || clash)}>
+              {isNew ? `Add ${trimmed || 'field'}` : `Use for ${name}`}
+            </Button>
           </DialogFooter>
         </form>
       </DialogContent>

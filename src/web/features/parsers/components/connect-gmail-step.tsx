@@ -26,6 +26,24 @@ export function ConnectGmailStep() {
         <div className="flex justify-center py-6">
           <Spinner label="Checking your Gmail connection" />
         </div>
+      ) : connection.data?.connected && connection.data.missingScopes.length > 0 ? (
+        // Partial consent (a permission left unticked): connected on paper, unusable in fact.
+        <div role="alert" className="flex flex-wrap items-center justify-between gap-4 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950" data-testid="gmail-permissions-warning">
+          <div className="flex items-start gap-3">
+            <TriangleAlert className="mt-0.5 size-5 shrink-0" aria-hidden />
+            <div>
+              <p className="font-medium">Gmail access not granted</p>
+              <p className="text-sm">
+                {connection.data.accountEmail} is connected, but Mailrow was not allowed to {connection.data.missingScopes.map(scopeLabel).join(' or ')}. Choose
+                Grant access and tick every permission on Google&apos;s page.
+              </p>
+            </div>
+          </div>
+          <Button onClick={onConnect} disabled={start.isPending}>
+            <ShieldCheck />
+            {start.isPending ? 'Connecting...' : 'Grant access'}
+          </Button>
+        </div>
       ) : connection.data?.connected ? (
         <div className="flex flex-wrap items-center justify-between gap-4 rounded-md border border-success/40 bg-success/5 p-4">
           <div className="flex items-center gap-3">
@@ -39,12 +57,6 @@ export function ConnectGmailStep() {
             <RefreshCw />
             {start.isPending ? 'Connecting...' : 'Reconnect Account'}
           </Button>
-          {connection.data.missingScopes.length > 0 && (
-            <p className="w-full text-sm text-destructive">
-              Some permissions were not granted ({connection.data.missingScopes.map(scopeLabel).join(', ')}). Reconnect and allow them
-              all so Mailrow can read matching emails and write to Google Sheets.
-            </p>
-          )}
         </div>
       ) : (
         <div className="flex flex-col items-center gap-4 rounded-md border border-dashed p-8 text-center">
@@ -67,8 +79,8 @@ export function ConnectGmailStep() {
 }
 
 function scopeLabel(scope: string) {
-  if (scope.endsWith('gmail.readonly')) return 'read Gmail'
-  if (scope.endsWith('spreadsheets')) return 'Google Sheets'
-  if (scope.endsWith('userinfo.email')) return 'email address'
+  if (scope.endsWith('gmail.readonly')) return 'read your emails'
+  if (scope.endsWith('spreadsheets')) return 'write to Google Sheets'
+  if (scope.endsWith('userinfo.email')) return 'see your email address'
   return scope
 }

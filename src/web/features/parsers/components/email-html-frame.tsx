@@ -1,14 +1,15 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react'
 import type { ExtractionField } from '../../../../shared/contracts/extraction'
+import { FIELD_COLOURS, FIELD_TEXT, fieldColour, highlightName } from '../field-colours'
 import { highlightFromText, rangesForFields, spansForFields, textAroundRange, type HighlightedValue } from '../selection-context'
 
-/** Fields already chosen in this email, marked so the user sees what is taken. */
-type MarkedFields = Array<Pick<ExtractionField, 'value' | 'context'>>
-
-const MARK_NAME = 'mailrow-field'
+/**
+ * Fields already chosen in this email, marked so the user sees what is taken, each in its own
+ * colour (`colour`: its index in the field list; the position in this array when absent).
+ */
+export type MarkedFields = Array<Pick<ExtractionField, 'value' | 'context'> & { colour?: number }>
 
 const MIN_HEIGHT = 320
-const MAX_HEIGHT = 640
 
 /**
  * The document the frame shows. The policy lets nothing load but inline styles and images, on
@@ -27,7 +28,7 @@ html,body{margin:0}
 body{padding:16px;font:14px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2430;overflow-wrap:anywhere;cursor:text}
 img{max-width:100%;height:auto}
 ::selection{background:#c7cdfd}
-::highlight(${MARK_NAME}){background-color:#fde68a;color:inherit}
+${FIELD_COLOURS.map((colour, i) => `::highlight(${highlightName(i)}){background-color:${colour.fill};color:${FIELD_TEXT}}`).join('\n')}
 </style></head><body>${html}</body></html>`
 }
 
@@ -53,7 +54,8 @@ export function EmailHtmlFrame({
   const [frameDocument, setFrameDocument] = useState<Document | null>(null)
   const [height, setHeight] = useState(MIN_HEIGHT)
 
-  const measure = (doc: Document) => setHeight(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, doc.documentElement.scrollHeight)))
+  // The frame is as tall as the email (the page scrolls, not the frame), so nothing is cut off.
+  const measure = (doc: Document) => setHeight(Math.max(MIN_HEIGHT, doc.documentElement.scrollHeight))
 
   const readSelection = useEffectEvent((doc: Document) => {
     const selection = doc.getSelection()
@@ -88,9 +90,15 @@ export function EmailHtmlFrame({
     const frameWindow = frameDocument?.defaultView as (Window & typeof globalThis) | null | undefined
     // The CSS Custom Highlight API marks text without touching the DOM the selection offsets read.
     if (!frameDocument || !frameWindow?.CSS?.highlights || !frameWindow.Highlight) return
-    frameWindow.CSS.highlights.set(MARK_NAME, new frameWindow.Highlight(...rangesForFields(frameDocument.body, marked)))
+    const byColour = new Map<string, Range[]>()
+    rangesForFields(frameDocument.body, marked).forEach((range, index) => {
+      if (!range) return
+      const name = highlightName(marked[index]!.colour ?? index)
+      byColour.set(name, [...(byColour.get(name) ?? []), range])
+    })
+    for (const [name, ranges] of byColour) frameWindow.CSS.highlights.set(name, new frameWindow.Highlight(...ranges))
     return () => {
-      frameWindow.CSS.highlights.delete(MARK_NAME)
+      for (const name of byColour.keys()) frameWindow.CSS.highlights.delete(name)
     }
   }, [frameDocument, marked])
 
@@ -144,10 +152,12 @@ export function EmailTextBody({ text, marked, onHighlight }: { text: string; mar
     >
       {spans.length === 0
         ? text
-        : spans.map(([start, end], index) => (
+        : spans.map(([start, end, field], index) => (
             <span key={start}>
               {text.slice(index === 0 ? 0 : spans[index - 1]![1], start)}
-              <mark className="rounded-sm bg-amber-200 text-inherit">{text.slice(start, end)}</mark>
+              <mark className="rounded-sm" style={{ backgroundColor: fieldColour(marked[field]!.colour ?? field).fill, color: FIELD_TEXT }}>
+                {text.slice(start, end)}
+              </mark>
               {index === spans.length - 1 ? text.slice(end) : null}
             </span>
           ))}

@@ -1,9 +1,8 @@
 import { ImageOff } from 'lucide-react'
-import type { ExtractionField } from '../../../../shared/contracts/extraction'
 import type { FetchedEmail } from '../../../../shared/contracts/gmail'
 import { Button } from '../../../components/ui/button'
 import type { HighlightedValue } from '../selection-context'
-import { EmailHtmlFrame, EmailTextBody } from './email-html-frame'
+import { EmailHtmlFrame, EmailTextBody, type MarkedFields } from './email-html-frame'
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
@@ -22,8 +21,8 @@ export function EmailView({
   areImagesShown = false,
 }: {
   email: FetchedEmail
-  /** Fields already highlighted in this email. */
-  marked: ExtractionField[]
+  /** Fields already highlighted in this email (each in its colour). */
+  marked: MarkedFields
   onHighlight: (value: HighlightedValue) => void
   /** Absent when images can't be turned on (the built-in sample). */
   onShowImages?: () => void

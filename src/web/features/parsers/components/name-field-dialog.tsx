@@ -12,11 +12,14 @@ export function NameFieldDialog({
   existingNames,
   onAdd,
   onCancel,
+  onCloseAutoFocus,
 }: {
   highlight: HighlightedValue
   existingNames: string[]
   onAdd: (name: string) => void
   onCancel: () => void
+  /** Where focus goes when the dialog closes (see useReturnFocus). */
+  onCloseAutoFocus?: (event: Event) => void
 }) {
   const [name, setName] = useState('')
   const trimmed = name.trim()
@@ -27,7 +30,7 @@ export function NameFieldDialog({
 
   return (
     <Dialog open onOpenChange={(open) => !open && onCancel()}>
-      <DialogContent>
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
         <form
           noValidate
           className="grid gap-4"

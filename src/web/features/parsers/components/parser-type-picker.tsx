@@ -1,5 +1,4 @@
 import { Check, Lock } from 'lucide-react'
-import { useNavigate } from 'react-router'
 import { toast } from 'sonner'
 import { PARSER_TYPES, type ParserType, type Plan } from '../../../../shared/plans'
 import { Badge } from '../../../components/ui/badge'
@@ -7,7 +6,7 @@ import { Label } from '../../../components/ui/label'
 import { Switch } from '../../../components/ui/switch'
 import { cn } from '../../../lib/utils'
 import { chooseParserType, isParserTypeAvailable, PARSER_TYPE_INFO } from '../parser-types'
-import { UPGRADE_PATH } from '../upgrade'
+import { useUpgrade } from '../../billing/use-upgrade'
 import type { DraftPatch } from '../wizard-draft'
 
 /** 'Choose Parser Type' (spec §2 step 3, §4, §6): locked cards explain the upgrade instead. */
@@ -22,14 +21,14 @@ export function ParserTypePicker({
   parseAttachments: boolean
   onChange: (patch: DraftPatch) => void
 }) {
-  const navigate = useNavigate()
+  const { upgrade } = useUpgrade()
 
   const choose = (type: ParserType) => {
     const choice = chooseParserType(plan, type)
     if ('locked' in choice) {
       toast.error('Upgrade Required', {
         description: choice.locked,
-        action: { label: 'Upgrade Now', onClick: () => navigate(UPGRADE_PATH) },
+        action: { label: 'Upgrade Now', onClick: () => upgrade(type === 'full_ai' ? 'pro' : 'starter') },
       })
       return
     }

@@ -7,12 +7,23 @@ import { Label } from '../../../components/ui/label'
 import { highlightFromTypedValue, type HighlightedValue } from '../selection-context'
 
 /** The keyboard way to pick a value: type it as it appears in the email, then name it as usual. */
-export function TypeValueDialog({ emailText, onFound, onCancel }: { emailText: string; onFound: (value: HighlightedValue) => void; onCancel: () => void }) {
+export function TypeValueDialog({
+  emailText,
+  onFound,
+  onCancel,
+  onCloseAutoFocus,
+}: {
+  emailText: string
+  onFound: (value: HighlightedValue) => void
+  onCancel: () => void
+  /** Where focus goes when the dialog closes (see useReturnFocus). */
+  onCloseAutoFocus?: (event: Event) => void
+}) {
   const [typed, setTyped] = useState('')
   const [error, setError] = useState<string>()
   return (
     <Dialog open onOpenChange={(open) => !open && onCancel()}>
-      <DialogContent>
+      <DialogContent onCloseAutoFocus={onCloseAutoFocus}>
         <form
           noValidate
           className="grid gap-4"
@@ -24,8 +35,8 @@ export function TypeValueDialog({ emailText, onFound, onCancel }: { emailText: s
           }}
         >
           <DialogHeader>
-            <DialogTitle>Add a field by its value</DialogTitle>
-            <DialogDescription>Type a value exactly as it appears in the email, for example an amount or an order number.</DialogDescription>
+            <DialogTitle>Add field by typing</DialogTitle>
+            <DialogDescription>Type a value exactly as it appears in the email, for example an amount or an order number. You name it next.</DialogDescription>
           </DialogHeader>
           <div className="grid gap-2">
             <Label htmlFor="typed-value">Value in the email</Label>

@@ -12,10 +12,10 @@ import { useReturnFocus } from '../../../components/ui/use-return-focus'
 /** The Gmail / Google Sheets connection: status, reconnect, and a way to revoke it. */
 export function ConnectionsSection() {
   const connection = useGmailConnection()
-  const start = useStartGmailConnection()
+  // Reconnect from Settings comes back to Settings (useGmailCallback on the settings page).
+  const start = useStartGmailConnection('settings')
   const [isConfirmingDisconnect, setIsConfirmingDisconnect] = useState(false)
 
-  // Google sends the browser back to the wizard (?step=gmail-callback), which confirms with a toast.
   const onConnect = () => start.mutate(undefined, { onError: (error) => toast.error('Error connecting Gmail', { description: error.message }) })
   const isLinked = connection.data && (connection.data.connected || connection.data.needsReconnect)
 

@@ -48,7 +48,8 @@ export function TwoFactorSetup({ totpURI, backupCodes, onEnabled, onCancel }: Tw
           <div className="rounded-md border bg-white p-3">
             <QRCodeSVG value={totpURI} size={168} marginSize={0} title="QR code for your authenticator app" />
           </div>
-          <div className="flex min-w-0 flex-1 flex-col items-start gap-2">
+          {/* At least 12rem wide, so on a phone it wraps under the QR code instead of squeezing its buttons past the screen's edge. */}
+          <div className="flex min-w-48 flex-1 flex-col items-start gap-2">
             <p className="text-sm text-muted-foreground">Can't scan it? Enter this key in the app instead.</p>
             <span id="totp-secret-label" className="text-sm font-medium">
               Secret key
@@ -61,7 +62,8 @@ export function TwoFactorSetup({ totpURI, backupCodes, onEnabled, onCancel }: Tw
               data-testid="totp-secret"
               className="w-full rounded-md border bg-muted/40 px-3 py-2 font-mono text-sm break-all select-all"
             >
-              {secret}
+              {/* Groups of four are easier to copy by hand; the key is base32 (A-Z, 2-7: no 0/O or 1/I/l to confuse). */}
+              {secret.match(/.{1,4}/g)?.join(' ') ?? secret}
             </code>
             <CopyButton text={secret} label="Copy secret key" copiedMessage="Secret key copied" />
           </div>

@@ -1,6 +1,5 @@
 import { CheckCircle2, Lock } from 'lucide-react'
 import type { ReactNode } from 'react'
-import { useNavigate } from 'react-router'
 import type { GmailConnectionStatus } from '../../../../../shared/contracts/gmail'
 import { spreadsheetName } from '../../../../../shared/contracts/sheets'
 import { PLAN_INFO, type Plan } from '../../../../../shared/plans'
@@ -9,9 +8,9 @@ import { FieldError } from '../../../../components/ui/form-error'
 import { Input } from '../../../../components/ui/input'
 import { Label } from '../../../../components/ui/label'
 import { Switch } from '../../../../components/ui/switch'
+import { useUpgrade } from '../../../billing/use-upgrade'
 import { useValidatedSpreadsheet } from '../../api/validate-spreadsheet'
 import { PARSER_TYPE_INFO } from '../../parser-types'
-import { UPGRADE_PATH } from '../../upgrade'
 import type { DraftPatch, WizardDraft } from '../../wizard-draft'
 import { ColumnList } from '../column-list'
 import { FilterSummary } from '../filter-summary'
@@ -33,7 +32,7 @@ export function ReviewStep({
   onChange: (patch: DraftPatch) => void
   onSubmit: () => void
 }) {
-  const navigate = useNavigate()
+  const { upgrade, isPending: isUpgrading } = useUpgrade()
   const existing = useValidatedSpreadsheet(draft.destination.spreadsheet)
   const type = PARSER_TYPE_INFO[draft.parserType]
   const starter = PLAN_INFO.starter
@@ -138,7 +137,7 @@ export function ReviewStep({
                   </p>
                 </div>
               </div>
-              <Button type="button" size="sm" onClick={() => navigate(UPGRADE_PATH)}>
+              <Button type="button" size="sm" disabled={isUpgrading} onClick={() => upgrade('starter')}>
                 Upgrade Now
               </Button>
             </div>

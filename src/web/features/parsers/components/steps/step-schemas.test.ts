@@ -14,6 +14,14 @@ describe('step 1', () => {
     expect(stepBlock(1, facts({}, { isGmailConnected: false }))?.title).toBe('Gmail not connected')
     expect(stepBlock(1, facts())).toBeNull()
   })
+
+  it('is blocked by a partial Google consent (a permission left unticked)', () => {
+    expect(stepBlock(1, facts({}, { hasMissingPermissions: true }))).toEqual({
+      title: 'Gmail access not granted',
+      description: 'Choose Grant access and allow every permission Mailrow asks for before proceeding.',
+    })
+    expect(stepBlock(1, facts({}, { isGmailConnected: false, hasMissingPermissions: true }))?.title).toBe('Gmail not connected')
+  })
 })
 
 describe('step 2 filters', () => {

@@ -11,6 +11,7 @@ export type StepBlock = { title: string; description: string; isUpgrade?: boolea
 
 export const STEP_BLOCKS = {
   gmail: { title: 'Gmail not connected', description: 'Please connect your Gmail account before proceeding.' },
+  permissions: { title: 'Gmail access not granted', description: 'Choose Grant access and allow every permission Mailrow asks for before proceeding.' },
   filters: { title: 'Invalid filter configuration', description: 'Please fix the errors and ensure at least one filter is set.' },
   fields: { title: 'No fields selected', description: 'Please select at least one field to extract from emails.' },
   sheets: { title: 'Google Sheets not connected', description: 'Please connect your Google Sheets account before proceeding.' },
@@ -32,6 +33,8 @@ export const reviewStepSchema = z.object({ name: createParserInputSchema.in.shap
 export type StepFacts = {
   draft: WizardDraft
   isGmailConnected: boolean
+  /** Google's consent was given only in part (a permission left unticked): connected, but unusable. */
+  hasMissingPermissions?: boolean
   isSheetsConnected: boolean
   plan: Plan
 }
@@ -49,10 +52,11 @@ export function filterErrors(filters: WizardDraft['filters']): { filterFrom?: st
 }
 
 /** Why Next (or, on step 5, Activate) can't go on from `step`; null when it can. */
-export function stepBlock(step: number, { draft, isGmailConnected, isSheetsConnected, plan }: StepFacts): StepBlock | null {
+export function stepBlock(step: number, { draft, isGmailConnected, hasMissingPermissions = false, isSheetsConnected, plan }: StepFacts): StepBlock | null {
   switch (step) {
     case 1:
-      return connectStepSchema.safeParse({ isGmailConnected }).success ? null : STEP_BLOCKS.gmail
+      if (!connectStepSchema.safeParse({ isGmailConnected }).success) return STEP_BLOCKS.gmail
+      return hasMissingPermissions ? STEP_BLOCKS.permissions : null
     case 2:
       return filtersStepSchema.safeParse(toEmailFilters(draft.filters)).success ? null : STEP_BLOCKS.filters
     case 3: {

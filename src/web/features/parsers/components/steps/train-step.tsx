@@ -1,5 +1,5 @@
-import { ArrowLeft, Info, MousePointerClick, RefreshCw, TriangleAlert } from 'lucide-react'
-import { useState } from 'react'
+import { ArrowLeft, Info, Keyboard, MousePointerClick, RefreshCw, TriangleAlert } from 'lucide-react'
+import { useRef, useState } from 'react'
 import { toast } from 'sonner'
 import type { FetchedEmail } from '../../../../../shared/contracts/gmail'
 import { SAMPLE_EMAIL_ID } from '../../../../../shared/contracts/parsers'
@@ -8,6 +8,7 @@ import { SAMPLE_EMAIL } from '../../../../../shared/sample-email'
 import { Button } from '../../../../components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../../components/ui/dialog'
 import { Spinner } from '../../../../components/ui/spinner'
+import { useFlowReturnFocus } from '../../../../components/ui/use-return-focus'
 import { useMatchingEmails } from '../../api/matching-emails'
 import { usePreviewParser } from '../../api/preview-parser'
 import type { HighlightedValue } from '../../selection-context'
@@ -53,6 +54,8 @@ export function TrainStep({
   const [pending, setPending] = useState<HighlightedValue | null>(null)
   const [switchTo, setSwitchTo] = useState<string | null>(null)
   const [isTypingValue, setTypingValue] = useState(false)
+  const returnFocus = useFlowReturnFocus()
+  const addByTypingRef = useRef<HTMLButtonElement>(null)
   const emails = useMatchingEmails(filters, { showImages, enabled: isGmailConnected })
 
   const list = emails.data ?? []
@@ -88,6 +91,8 @@ export function TrainStep({
       toast.error('Fields come from another email', { description: 'Clear the selected fields to train on this email.' })
       return
     }
+    // A highlight made in the email frame returns focus to the frame; a typed one to its button.
+    if (!isTypingValue) returnFocus.remember()
     setPending(highlight)
   }
 
@@ -164,16 +169,25 @@ export function TrainStep({
                   areImagesShown={showImages && !fallbackMessage}
                 />
               )}
-              <p className="text-xs text-muted-foreground">
-                Can&apos;t select with a mouse?{' '}
-                <Button variant="link" size="sm" className="h-auto p-0 text-xs" onClick={() => setTypingValue(true)}>
-                  Type a value instead
+              <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                <Button
+                  ref={addByTypingRef}
+                  variant="outline"
+                  onClick={(event) => {
+                    returnFocus.remember(event.currentTarget)
+                    setTypingValue(true)
+                  }}
+                >
+                  <Keyboard aria-hidden />
+                  Add field by typing
                 </Button>
-              </p>
+                <p className="text-sm text-muted-foreground">Type a value as it appears in the email instead of highlighting it.</p>
+              </div>
             </div>
             <SelectedFieldsPanel
               fields={draft.fields}
               notInSample={preview.data?.unmatched ?? []}
+              onTypeChange={(index, type) => onChange({ fields: draft.fields.map((field, i) => (i === index ? { ...field, type } : field)) })}
               onRemove={(index) => {
                 const fields = draft.fields.filter((_, i) => i !== index)
                 // The choice goes with the last line-item field: back to one row per email.
@@ -202,6 +216,7 @@ export function TrainStep({
       {isTypingValue && viewed && (
         <TypeValueDialog
           emailText={viewed.body}
+          onCloseAutoFocus={returnFocus.onCloseAutoFocus}
           onCancel={() => setTypingValue(false)}
           onFound={(highlight) => {
             setTypingValue(false)
@@ -213,6 +228,10 @@ export function TrainStep({
         <NameFieldDialog
           highlight={pending}
           existingNames={draft.fields.map((field) => field.name)}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault()
+            returnFocus.restore(addByTypingRef.current)
+          }}
           onAdd={onAddField}
           onCancel={() => setPending(null)}
         />

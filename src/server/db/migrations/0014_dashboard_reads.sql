@@ -1,0 +1,1 @@
+CREATE INDEX "parsed_emails_parser_success_idx" ON "parsed_emails" USING btree ("parser_id","processed_at" DESC NULLS LAST) WHERE "parsed_emails"."status" = 'success';

@@ -1,0 +1,1 @@
+CREATE INDEX "parsed_emails_parser_sort_idx" ON "parsed_emails" USING btree ("parser_id",coalesce("received_at", "processed_at") desc,"id" desc);

@@ -1,0 +1,56 @@
+import type { Db } from '../../db/client'
+import type { Logger } from '../../lib/logger'
+import { deliverDueWebhooks, type WebhookDeps } from './webhooks.service'
+
+export type DeliveryLoop = { tick(): Promise<void>; stop(): Promise<void> }
+
+/**
+ * Every worker runs this loop next to the mailbox scheduler: it claims due deliveries from
+ * `webhook_deliveries` (FOR UPDATE SKIP LOCKED, so workers share them) and sends them, up to
+ * `concurrency` at a time. It has slots of its own, so a mailbox backlog never delays a webhook
+ * (docs/decisions/020). Retries are rows with a later `next_attempt_at`, not timers.
+ */
+export function startWebhookDeliveryLoop({
+  db,
+  logger,
+  deps,
+  concurrency,
+  tickMs,
+}: {
+  db: Db
+  logger: Logger
+  deps: WebhookDeps
+  concurrency: number
+  tickMs: number
+}): DeliveryLoop {
+  let running: Promise<void> | undefined
+  let stopped = false
+
+  async function drain() {
+    // A full batch means more may be due: claim again at once rather than a tick later.
+    while (!stopped && (await deliverDueWebhooks(db, deps, { limit: concurrency })) === concurrency) {
+      /* keep going */
+    }
+  }
+
+  function tick() {
+    running ??= drain()
+      .catch((error: unknown) => logger.error({ err: error }, 'webhook delivery failed'))
+      .finally(() => {
+        running = undefined
+      })
+    return running
+  }
+
+  const timer = setInterval(() => void tick(), tickMs)
+  timer.unref()
+  void tick()
+  return {
+    tick,
+    async stop() {
+      stopped = true
+      clearInterval(timer)
+      await running
+    },
+  }
+}
