@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { connectDemoGmail, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { highlightText } from './email-frame'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -13,24 +14,7 @@ async function trainOnSampleInvoice(page: Page) {
   await page.getByLabel('Subject Contains').fill('no email has this subject 7f3a')
   await next(page)
   await page.getByText('Invoice INV-2024-0042 from Northwind Supplies').waitFor()
-  const handle = await page.getByTestId('email-frame').elementHandle()
-  const frame = (await handle?.contentFrame())!
-  await frame.waitForLoadState()
-  await frame.evaluate((text) => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = node.textContent!.indexOf(text)
-      if (at < 0) continue
-      const range = document.createRange()
-      range.setStart(node, at)
-      range.setEnd(node, at + text.length)
-      document.getSelection()!.removeAllRanges()
-      document.getSelection()!.addRange(range)
-      node.parentElement!.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }))
-      return
-    }
-    throw new Error(`text not found: ${text}`)
-  }, '$958.50')
+  await highlightText(page, '$958.50')
   const dialog = page.getByRole('dialog', { name: 'Name This Field' })
   await dialog.getByLabel('Field Name').fill('Amount Due')
   await dialog.getByLabel('Field Name').press('Enter')

@@ -1,6 +1,7 @@
-import type { Frame, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { connectDemoGmail, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { cellAfter, highlightText, inEmail } from './email-frame'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -18,26 +19,6 @@ async function openTrainingStep(label: string): Promise<Page> {
   await page.getByRole('button', { name: 'Next', exact: true }).click()
   await page.getByText(/^\d+ emails found$/).waitFor()
   return page
-}
-
-async function emailFrame(page: Page): Promise<Frame> {
-  const handle = await page.getByTestId('email-frame').elementHandle()
-  const frame = await handle?.contentFrame()
-  if (!frame) throw new Error('email frame not found')
-  await frame.waitForLoadState()
-  return frame
-}
-
-/** The text of the table cell after the cell reading `label`, in the shown email. */
-async function cellAfter(page: Page, label: string): Promise<string> {
-  const frame = await emailFrame(page)
-  // The frame may still be showing the page's placeholder while the email loads.
-  await frame.waitForFunction((label) => [...document.querySelectorAll('td')].some((td) => td.textContent?.trim() === label), label, { timeout: 15_000 })
-  return frame.evaluate((label) => {
-    const cell = [...document.querySelectorAll('td')].find((td) => td.textContent?.trim() === label)?.nextElementSibling
-    if (!cell?.textContent) throw new Error(`no cell after ${label}`)
-    return cell.textContent.trim()
-  }, label)
 }
 
 /** What has the keyboard focus: its accessible-ish name (label, text) for the assertions. */
@@ -60,32 +41,11 @@ async function tabTo(page: Page, name: string, max = 150) {
 
 /** The texts each field's colour marks in the email frame (CSS Custom Highlights), by colour slot. */
 async function markedInFrame(page: Page): Promise<Record<string, string[]>> {
-  const frame = await emailFrame(page)
-  return frame.evaluate(() => {
+  return inEmail(page, () => {
     const marks: Record<string, string[]> = {}
     for (const [name, highlight] of CSS.highlights.entries()) marks[name] = [...highlight.keys()].map((range) => range.toString())
     return marks
-  })
-}
-
-/** Selects `text` (its first appearance) in the email frame as a mouse would leave it. */
-async function select(page: Page, text: string) {
-  const frame = await emailFrame(page)
-  await frame.evaluate((text) => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = node.textContent!.indexOf(text)
-      if (at < 0) continue
-      const range = document.createRange()
-      range.setStart(node, at)
-      range.setEnd(node, at + text.length)
-      document.getSelection()!.removeAllRanges()
-      document.getSelection()!.addRange(range)
-      node.parentElement!.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }))
-      return
-    }
-    throw new Error(`text not found: ${text}`)
-  }, text)
+  }, undefined)
 }
 
 describe('highlighting', () => {
@@ -151,18 +111,18 @@ describe('highlighting', () => {
     const naming = page.getByRole('dialog', { name: 'Name This Field' })
 
     // What a double-click on the digits selects.
-    await select(page, orderNumber.slice(3))
+    await highlightText(page, orderNumber.slice(3))
     await naming.waitFor()
     expect(await naming.getByTestId('selected-text').textContent()).toBe(orderNumber)
     await page.keyboard.press('Escape')
     await naming.waitFor({ state: 'detached' })
 
-    await select(page, total.slice(2, -1))
+    await highlightText(page, total.slice(2, -1))
     await naming.waitFor()
     expect(await naming.getByTestId('selected-text').textContent()).toBe(total)
     await page.keyboard.press('Escape')
 
-    await select(page, 'hanks for your ord')
+    await highlightText(page, 'hanks for your ord')
     await naming.waitFor()
     expect(await naming.getByTestId('selected-text').textContent()).toBe('Thanks for your order')
   })

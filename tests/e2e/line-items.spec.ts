@@ -1,6 +1,7 @@
-import type { Frame, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { connectDemoGmail, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { highlightCell } from './email-frame'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -42,28 +43,6 @@ async function deliver(raw: string) {
 async function sheetValues(spreadsheetId: string): Promise<string[][]> {
   const sheet = (await (await fetch(`${emulatorUrl}/_control/spreadsheets/${spreadsheetId}`)).json()) as { sheets: Array<{ values?: string[][] }> }
   return sheet.sheets[0]?.values ?? []
-}
-
-async function emailFrame(page: Page): Promise<Frame> {
-  const handle = await page.getByTestId('email-frame').elementHandle()
-  const frame = await handle?.contentFrame()
-  if (!frame) throw new Error('email frame not found')
-  await frame.waitForLoadState()
-  return frame
-}
-
-/** Selects a whole table cell of the email, as a mouse drag over it would, and lets go. */
-async function highlightCell(page: Page, text: string) {
-  const frame = await emailFrame(page)
-  await frame.evaluate((text) => {
-    const cell = [...document.querySelectorAll('td')].find((td) => td.textContent?.trim() === text)
-    if (!cell) throw new Error(`no cell reading ${text}`)
-    const range = document.createRange()
-    range.selectNodeContents(cell)
-    document.getSelection()!.removeAllRanges()
-    document.getSelection()!.addRange(range)
-    cell.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }))
-  }, text)
 }
 
 async function nameField(page: Page, name: string) {

@@ -44,6 +44,8 @@ describe('public pages', () => {
       await page.getByRole('link', { name: 'Back to Home' }).first().waitFor()
     }
     await page.goto('/privacy')
+    // The page renders after its script loads: read it once its date is shown.
+    await page.getByText(today).first().waitFor()
     const text = (await page.textContent('body')) ?? ''
     for (const fact of ['GDPR', '30 days', '90 days', '16']) expect(text).toContain(fact)
   })

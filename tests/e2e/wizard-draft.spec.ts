@@ -1,39 +1,12 @@
-import type { Frame, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { connectDemoGmail, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { highlightText } from './email-frame'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
 async function next(page: Page) {
   await page.getByRole('button', { name: 'Next', exact: true }).click()
-}
-
-async function emailFrame(page: Page): Promise<Frame> {
-  const handle = await page.getByTestId('email-frame').elementHandle()
-  const frame = await handle?.contentFrame()
-  if (!frame) throw new Error('email frame not found')
-  await frame.waitForLoadState()
-  return frame
-}
-
-/** Highlights the first occurrence of `text` inside the email frame, as a mouse selection would. */
-async function highlightText(page: Page, text: string) {
-  const frame = await emailFrame(page)
-  await frame.evaluate((text) => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = node.textContent!.indexOf(text)
-      if (at < 0) continue
-      const range = document.createRange()
-      range.setStart(node, at)
-      range.setEnd(node, at + text.length)
-      document.getSelection()!.removeAllRanges()
-      document.getSelection()!.addRange(range)
-      node.parentElement!.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }))
-      return
-    }
-    throw new Error(`text not found: ${text}`)
-  }, text)
 }
 
 async function addField(page: Page, name: string, text: string) {

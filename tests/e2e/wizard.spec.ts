@@ -1,6 +1,7 @@
-import type { Frame, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { connectDemoGmail, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { highlightCell, highlightText } from './email-frame'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -18,55 +19,6 @@ async function startWizardConnected(label: string): Promise<Page> {
 
 async function next(page: Page) {
   await page.getByRole('button', { name: 'Next', exact: true }).click()
-}
-
-async function emailFrame(page: Page): Promise<Frame> {
-  const handle = await page.getByTestId('email-frame').elementHandle()
-  const frame = await handle?.contentFrame()
-  if (!frame) throw new Error('email frame not found')
-  await frame.waitForLoadState()
-  return frame
-}
-
-/**
- * Highlights, with a real DOM selection and a mouseup as a mouse would leave them, the table cell
- * next to the cell reading `label`; returns the highlighted text.
- */
-async function highlightCellAfter(page: Page, label: string): Promise<string> {
-  const frame = await emailFrame(page)
-  return frame.evaluate((label) => {
-    const cells = [...document.querySelectorAll('td')]
-    const labelCell = cells.find((cell) => cell.textContent?.trim() === label)
-    const valueCell = labelCell?.nextElementSibling
-    if (!valueCell) throw new Error(`no cell after ${label}`)
-    const range = document.createRange()
-    range.selectNodeContents(valueCell)
-    const selection = document.getSelection()!
-    selection.removeAllRanges()
-    selection.addRange(range)
-    valueCell.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }))
-    return valueCell.textContent!.trim()
-  }, label)
-}
-
-/** Highlights the first occurrence of `text` inside the email frame. */
-async function highlightText(page: Page, text: string) {
-  const frame = await emailFrame(page)
-  await frame.evaluate((text) => {
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const at = node.textContent!.indexOf(text)
-      if (at < 0) continue
-      const range = document.createRange()
-      range.setStart(node, at)
-      range.setEnd(node, at + text.length)
-      document.getSelection()!.removeAllRanges()
-      document.getSelection()!.addRange(range)
-      node.parentElement!.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }))
-      return
-    }
-    throw new Error(`text not found: ${text}`)
-  }, text)
 }
 
 async function nameField(page: Page, name: string, selected: string) {
@@ -140,19 +92,19 @@ describe('create-parser wizard', () => {
     await next(page)
     await toast(page, 'No fields selected').waitFor()
 
-    const orderNumber = await highlightCellAfter(page, 'Order number')
+    const orderNumber = await highlightCell(page, 'Order number', { after: true })
     expect(orderNumber).toMatch(/^NW-\d+$/)
     await nameField(page, 'Order Number', orderNumber)
-    const total = await highlightCellAfter(page, 'Total')
+    const total = await highlightCell(page, 'Total', { after: true })
     expect(total).toMatch(/^\$[\d,]+\.\d\d$/)
     // Names are unique.
-    await highlightCellAfter(page, 'Tax')
+    await highlightCell(page, 'Tax', { after: true })
     const dialog = page.getByRole('dialog', { name: 'Name This Field' })
     await dialog.getByLabel('Field Name').fill('order number')
     await dialog.getByText('A field named "order number" already exists. Choose another name.').waitFor()
     expect(await dialog.getByRole('button', { name: 'Add Field' }).isDisabled()).toBe(true)
     await dialog.getByRole('button', { name: 'Cancel' }).click()
-    await highlightCellAfter(page, 'Total')
+    await highlightCell(page, 'Total', { after: true })
     await nameField(page, 'Total', total)
 
     const fields = page.getByRole('region', { name: 'Selected Fields' })

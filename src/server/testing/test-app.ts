@@ -45,7 +45,7 @@ export async function createTestApp(
   const deps = await buildDeps(env, {
     database,
     mailer,
-    logger: createLogger('silent'),
+    logger: createLogger((process.env.TEST_LOG_LEVEL ?? 'silent') as 'silent'),
     rateLimits: { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits },
     emulatorUrl: options.emulatorUrl,
   })

@@ -1,6 +1,6 @@
 import { eq, like, or, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { accounts, devOutbox, users, verifications } from '../../db/schema'
+import { accounts, billingAccounts, devOutbox, users, verifications } from '../../db/schema'
 
 export async function findUserById(db: Db, userId: string) {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1)
@@ -14,9 +14,15 @@ export function listSignInAccountsByUser(db: Db, userId: string) {
     .where(eq(accounts.userId, userId))
 }
 
-/** Everything of the user goes with it (foreign keys cascade). */
-export function deleteUserById(db: Db, userId: string) {
-  return db.delete(users).where(eq(users.id, userId))
+/**
+ * Everything of the user goes with it (foreign keys cascade). Inside a transaction, the billing
+ * row is locked first: a Stripe event handled meanwhile (the cancellation this deletion just
+ * caused) locks that row and then updates the user, so deleting the user first, which cascades
+ * to the billing row, would take the two locks in the other order and deadlock.
+ */
+export async function deleteUserById(db: Db, userId: string) {
+  await db.select({ userId: billingAccounts.userId }).from(billingAccounts).where(eq(billingAccounts.userId, userId)).for('update')
+  await db.delete(users).where(eq(users.id, userId))
 }
 
 /**
