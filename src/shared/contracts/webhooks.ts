@@ -60,35 +60,39 @@ export const updateWebhookInputSchema = z
   .partial()
 export type UpdateWebhookInput = z.input<typeof updateWebhookInputSchema>
 
-export type WebhookEndpointView = {
-  id: string
-  url: string
-  description: string
-  events: WebhookEventType[]
-  parserIds: string[]
-  enabled: boolean
+/** An endpoint as the app and the API show it (the secret is never part of it). */
+export const webhookEndpointViewSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  description: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+  parserIds: z.array(z.string()),
+  enabled: z.boolean(),
   /** Set when Mailrow turned the endpoint off because its deliveries kept failing. */
-  disabledReason: string | null
-  disabledAt: string | null
-  createdAt: string
-}
+  disabledReason: z.string().nullable(),
+  disabledAt: z.string().nullable(),
+  createdAt: z.string(),
+})
+export type WebhookEndpointView = z.infer<typeof webhookEndpointViewSchema>
 
-export type WebhookAttemptView = {
-  at: string
-  statusCode: number | null
-  durationMs: number
-  error: string | null
-  responseExcerpt: string
-}
+export const webhookAttemptViewSchema = z.object({
+  at: z.string(),
+  statusCode: z.number().nullable(),
+  durationMs: z.number(),
+  error: z.string().nullable(),
+  responseExcerpt: z.string(),
+})
+export type WebhookAttemptView = z.infer<typeof webhookAttemptViewSchema>
 
-export type WebhookDeliveryView = {
-  id: string
-  messageId: string
-  eventType: string
-  status: 'pending' | 'succeeded' | 'failed'
+export const webhookDeliveryViewSchema = z.object({
+  id: z.string(),
+  messageId: z.string(),
+  eventType: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
   /** Latest attempt first. */
-  attempts: WebhookAttemptView[]
-  nextAttemptAt: string | null
-  createdAt: string
-  payload: Record<string, unknown>
-}
+  attempts: z.array(webhookAttemptViewSchema),
+  nextAttemptAt: z.string().nullable(),
+  createdAt: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+})
+export type WebhookDeliveryView = z.infer<typeof webhookDeliveryViewSchema>

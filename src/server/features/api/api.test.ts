@@ -6,18 +6,23 @@ import { apiKeys, parsedEmails, submittedEmails, users } from '../../db/schema'
 import { ORDER_FIELDS, orderEmail, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
 import { createTestApp, signUpAndIn, type HttpClient, type TestApp } from '../../testing/test-app'
 import { startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
+import { startWebhookReceiver, verifyStandardWebhook, type WebhookReceiver } from '../../testing/webhook-receiver'
 import { V1_OPERATIONS } from './v1.routes'
 
 let google: TestEmulator
+let receiver: WebhookReceiver
 let t: TestApp
 let n = 0
 const RATE_LIMIT = 1000
 
 beforeAll(async () => {
   google = await startTestEmulator()
-  t = await createTestApp({ emulatorUrl: google.url, env: { API_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) } })
+  receiver = await startWebhookReceiver()
+  // The webhook receiver listens on 127.0.0.1: this operator allows private targets.
+  t = await createTestApp({ emulatorUrl: google.url, env: { API_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), WEBHOOKS_ALLOW_PRIVATE: 'true' } })
 })
 afterAll(async () => {
+  await receiver.close()
   await t.close()
   await google.close()
 })
@@ -169,7 +174,7 @@ describe('the OpenAPI document', () => {
     )
     expect(documented.map((d) => `${d.method} ${d.path}`).sort()).toEqual(V1_OPERATIONS.map((o) => `${o.method} ${o.path}`).sort())
     for (const { method, path, statuses } of documented) {
-      const answer = await api(method.toUpperCase(), path.replace(/\{id\}/g, missingId), method === 'get' || method === 'delete' ? {} : { body: {} })
+      const answer = await api(method.toUpperCase(), path.replace(/\{\w+\}/g, missingId), method === 'get' || method === 'delete' ? {} : { body: {} })
       expect(statuses, `${method} ${path} answered ${answer.status}: ${JSON.stringify(answer.json)}`).toContain(answer.status)
       expect(answer.headers.get('content-type') ?? 'application/json').toContain('json')
     }
@@ -369,6 +374,55 @@ describe('parsed emails', () => {
     await api('POST', `/parsers/${parser.id}/emails`, { body: rawOrder(30) })
     const usage = await api('GET', '/usage')
     expect(apiUsageSchema.parse(usage.json.usage)).toEqual({ month: new Date().toISOString().slice(0, 7), used: 1, limit: 5000 })
+  })
+})
+
+describe('webhooks', () => {
+  it('adds an endpoint, sends a signed test event, lists and redelivers it, and deletes it, all with an API key', async () => {
+    const { api } = await proUser()
+    const created = await api('POST', '/webhooks', { body: { url: `${receiver.url}/api-hooks`, events: ['email.parsed'] } })
+    expect(created.status, JSON.stringify(created.json)).toBe(201)
+    const { webhook, secret } = created.json
+    expect(secret).toMatch(/^whsec_/)
+    expect((await api('GET', '/webhooks')).json.webhooks).toEqual([expect.objectContaining({ id: webhook.id, events: ['email.parsed'], enabled: true })])
+    expect((await api('GET', `/webhooks/${webhook.id}/secret`)).json.secret).toBe(secret)
+
+    const before = receiver.received.length
+    const tested = await api('POST', `/webhooks/${webhook.id}/test`)
+    expect(tested.status).toBe(200)
+    expect(tested.json.delivery).toMatchObject({ eventType: 'webhook.test', status: 'succeeded' })
+    const sent = receiver.received.slice(before).find((r) => r.path === '/api-hooks')
+    expect(sent && verifyStandardWebhook(secret, sent)).toBe(true)
+
+    const log = await api('GET', `/webhooks/${webhook.id}/deliveries`)
+    expect(log.json.deliveries.map((d: { id: string }) => d.id)).toEqual([tested.json.delivery.id])
+    const again = await api('POST', `/webhooks/${webhook.id}/deliveries/${tested.json.delivery.id}/redeliver`)
+    expect(again.status).toBe(200)
+    expect(receiver.received.slice(before).filter((r) => r.path === '/api-hooks').map((r) => r.headers['webhook-id'])).toEqual([sent!.headers['webhook-id'], sent!.headers['webhook-id']])
+
+    expect((await api('PATCH', `/webhooks/${webhook.id}`, { body: { enabled: false } })).json.webhook.enabled).toBe(false)
+    expect((await api('DELETE', `/webhooks/${webhook.id}`)).status).toBe(204)
+    expect((await api('GET', '/webhooks')).json.webhooks).toEqual([])
+  })
+
+  it("answers 404 for another user's endpoint, and a bad URL with the contract's message", async () => {
+    const owner = await proUser()
+    const { webhook } = (await owner.api('POST', '/webhooks', { body: { url: `${receiver.url}/mine`, events: ['email.parsed'] } })).json
+    const other = await proUser()
+    for (const [method, path] of [
+      ['GET', `/webhooks/${webhook.id}/secret`],
+      ['GET', `/webhooks/${webhook.id}/deliveries`],
+      ['PATCH', `/webhooks/${webhook.id}`],
+      ['POST', `/webhooks/${webhook.id}/test`],
+      ['DELETE', `/webhooks/${webhook.id}`],
+    ] as const) {
+      const answer = await other.api(method, path, method === 'PATCH' ? { body: { enabled: false } } : {})
+      expect(answer.status, `${method} ${path}`).toBe(404)
+    }
+    expect((await other.api('GET', '/webhooks')).json.webhooks).toEqual([])
+    expect((await owner.api('GET', '/webhooks')).json.webhooks).toHaveLength(1)
+    const ftp = await other.api('POST', '/webhooks', { body: { url: 'ftp://example.com/x', events: ['email.parsed'] } })
+    expect(ftp.json.error).toEqual({ code: 'VALIDATION', message: 'url: Please enter an http:// or https:// URL.' })
   })
 })
 

@@ -11,11 +11,13 @@ import {
   apiUsageSchema,
   IDEMPOTENCY_KEY_MAX,
 } from '../../../shared/contracts/api'
+import { createWebhookInputSchema, updateWebhookInputSchema, webhookDeliveryViewSchema, webhookEndpointViewSchema } from '../../../shared/contracts/webhooks'
 import { AppError } from '../../lib/errors'
 import { validate } from '../../lib/validate'
 import { createParser, deleteParser, listParsers, updateParser } from '../parsers/parsers.service'
 import type { PipelineDeps } from '../pipeline/pipeline.service'
 import { getMonthlyUsage } from '../usage/usage.service'
+import { createWebhookHandlers, webhookDeliveriesQuery, webhookDeliveryParam, webhookIdParam } from '../webhooks/webhooks.routes'
 import { requireApiKey, type ApiEnv } from './api-auth'
 import { getEmail, listEmails, reprocessEmail, submitEmail } from './api.service'
 import { buildOpenApiDocument, type Operation } from './openapi'
@@ -26,6 +28,9 @@ const idempotencyKeySchema = z.string().min(1).max(IDEMPOTENCY_KEY_MAX)
 
 const parserAnswer = z.object({ parser: apiParserSchema })
 const emailAnswer = z.object({ email: apiEmailDetailSchema })
+const webhookAnswer = z.object({ webhook: webhookEndpointViewSchema })
+const deliveryAnswer = z.object({ delivery: webhookDeliveryViewSchema })
+const noWebhook = { 404: { description: 'No such webhook endpoint of yours' } }
 
 /** Every operation of v1: the document is built from this list, and a test calls each one. */
 export const V1_OPERATIONS: Operation[] = [
@@ -96,6 +101,53 @@ export const V1_OPERATIONS: Operation[] = [
     responses: { 200: { description: 'The email after reprocessing', schema: emailAnswer }, 404: { description: 'No such email of yours' }, 409: { description: "The email's parser was deleted" } },
   },
   { method: 'get', path: '/usage', operationId: 'getUsage', summary: "This month's usage", tag: 'Usage', responses: { 200: { description: 'Emails processed this calendar month (UTC) and the plan allowance', schema: z.object({ usage: apiUsageSchema }) } } },
+  { method: 'get', path: '/webhooks', operationId: 'listWebhooks', summary: 'List your webhook endpoints', tag: 'Webhooks', responses: { 200: { description: 'Your endpoints', schema: z.object({ webhooks: z.array(webhookEndpointViewSchema) }) } } },
+  {
+    method: 'post',
+    path: '/webhooks',
+    operationId: 'createWebhook',
+    summary: 'Add a webhook endpoint',
+    description:
+      'Events are signed per the Standard Webhooks specification (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `whsec_` secret in this answer. No `parserIds` means every parser. Private, loopback and link-local targets are refused.',
+    tag: 'Webhooks',
+    body: { schema: createWebhookInputSchema },
+    responses: { 201: { description: 'The endpoint and its signing secret', schema: webhookAnswer.extend({ secret: z.string() }) }, 404: { description: 'A parser in parserIds is not yours' } },
+  },
+  {
+    method: 'patch',
+    path: '/webhooks/{id}',
+    operationId: 'updateWebhook',
+    summary: 'Change a webhook endpoint',
+    description: 'Turning an endpoint back on (`enabled: true`) after Mailrow disabled it for failing clears the reason.',
+    tag: 'Webhooks',
+    params: webhookIdParam,
+    body: { schema: updateWebhookInputSchema },
+    responses: { 200: { description: 'The endpoint', schema: webhookAnswer }, ...noWebhook },
+  },
+  { method: 'delete', path: '/webhooks/{id}', operationId: 'deleteWebhook', summary: 'Delete a webhook endpoint', tag: 'Webhooks', params: webhookIdParam, responses: { 204: { description: 'Deleted' }, ...noWebhook } },
+  { method: 'get', path: '/webhooks/{id}/secret', operationId: 'getWebhookSecret', summary: "A webhook endpoint's signing secret", tag: 'Webhooks', params: webhookIdParam, responses: { 200: { description: 'The secret', schema: z.object({ secret: z.string() }) }, ...noWebhook } },
+  {
+    method: 'get',
+    path: '/webhooks/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    summary: "A webhook endpoint's delivery log",
+    description: 'Newest first, a page at a time: pass `nextBefore` as `before` for the next page. Each delivery lists its attempts (status code, time, response excerpt).',
+    tag: 'Webhooks',
+    params: webhookIdParam,
+    query: webhookDeliveriesQuery,
+    responses: { 200: { description: 'A page of deliveries', schema: z.object({ deliveries: z.array(webhookDeliveryViewSchema), nextBefore: z.string().nullable() }) }, ...noWebhook },
+  },
+  { method: 'post', path: '/webhooks/{id}/test', operationId: 'sendWebhookTestEvent', summary: 'Send a test event', description: 'A `webhook.test` event, sent now; the answer is its delivery log.', tag: 'Webhooks', params: webhookIdParam, responses: { 200: { description: 'The delivery', schema: deliveryAnswer }, ...noWebhook } },
+  {
+    method: 'post',
+    path: '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    operationId: 'redeliverWebhook',
+    summary: 'Redeliver an event',
+    description: 'Sends the same message again (same `webhook-id`, so a receiver that deduplicates sees one event).',
+    tag: 'Webhooks',
+    params: webhookDeliveryParam,
+    responses: { 200: { description: 'The delivery', schema: deliveryAnswer }, 404: { description: 'No such endpoint or delivery of yours' } },
+  },
 ]
 
 /** What the pipeline needs to parse and write here and now (as the parser page's reprocess). */
@@ -126,7 +178,7 @@ async function readSubmittedEmail(c: { req: { header: (name: string) => string |
   throw new AppError('VALIDATION', 'Send the email as Content-Type: message/rfc822, or as JSON { "raw": "<base64>" }')
 }
 
-/** REST API v1 (issue 13). Webhook routes go beside these in this folder. */
+/** REST API v1 (issue 13): parsers, emails, usage and webhooks, behind API keys. */
 export const v1Routes = new Hono<ApiEnv>()
   .get('/openapi.json', (c) => {
     c.header('Cache-Control', 'no-cache')
@@ -172,3 +224,8 @@ export const v1Routes = new Hono<ApiEnv>()
     return c.json({ email })
   })
   .get('/usage', async (c) => c.json({ usage: await getMonthlyUsage(c.var.db, { userId: c.var.apiUserId }) }))
+  // The app's own webhook handlers; requireApiKey above has named the key's owner.
+  .route(
+    '/webhooks',
+    createWebhookHandlers((c) => (c.var as ApiEnv['Variables']).apiUserId),
+  )
