@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished } from 'vitest'
 import { connectDemoGmail, PASSWORD, signInViaForm, signUpViaApi, uniqueEmail, useBrowser, waitForPath } from './browser'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
@@ -142,7 +142,12 @@ describe('accessibility (axe-core, WCAG 2 A and AA)', () => {
       '<h1>Thanks for your order</h1><table><tr><td>Order number:</td><td>NW-990417</td></tr><tr><td>Total:</td><td>$84.88</td></tr></table>',
       '',
     ].join('\r\n')
-    await fetch(`${emulatorUrl}/_control/mailboxes/demo@mailrow.test/messages`, { method: 'POST', headers: { 'content-type': 'message/rfc822' }, body: raw })
+    const delivered = (await (await fetch(`${emulatorUrl}/_control/mailboxes/demo@mailrow.test/messages`, { method: 'POST', headers: { 'content-type': 'message/rfc822' }, body: raw })).json()) as { id: string }
+    // The demo mailbox is shared by every story: this order would otherwise be the newest
+    // Northwind email that the later stories' wizards show first.
+    onTestFinished(async () => {
+      await fetch(`${emulatorUrl}/_control/mailboxes/demo@mailrow.test/messages/${delivered.id}`, { method: 'DELETE' })
+    })
     let emailId: string | undefined
     for (let tries = 0; tries < 60 && !emailId; tries += 1) {
       emailId = await page.evaluate(async (id) => (await (await fetch(`/api/parsers/${id}/emails`)).json()).emails?.[0]?.id as string | undefined, parser.id)
