@@ -71,6 +71,33 @@ describe('line items', () => {
     expect(five!.items?.map((i) => i.Item!.value)).toEqual(['A', 'Bee Hat', 'Cap', 'Dune Socks', 'Eel Pin'])
   })
 
+  it("reads an item's name without the variant lines under it, whether or not the sample's item had any", async () => {
+    const order = (items: Array<[string, string[], number, string]>) =>
+      html(
+        `<h2>[Order #4411]</h2><table border="1"><thead><tr><th>Product</th><th>Quantity</th><th>Price</th></tr></thead><tbody>` +
+          items
+            .map(
+              ([name, meta, qty, price]) =>
+                `<tr><td>${name}${meta.length ? `<ul>${meta.map((m) => `<li><strong>${m.split(': ')[0]}:</strong> <p>${m.split(': ')[1]}</p></li>`).join('')}</ul>` : ''}</td><td>${qty}</td><td>${price}</td></tr>`,
+            )
+            .join('') +
+          `</tbody><tfoot><tr><th colspan="2">Subtotal:</th><td>$9.00</td></tr><tr><th colspan="2">Total:</th><td>$9.00</td></tr></tfoot></table>`,
+      )
+    const fields = [
+      { name: 'Product', value: 'Yoga Mat' },
+      { name: 'Quantity', value: '2', context: { before: 'Yoga Mat' } },
+    ]
+    const [target] = await learnAndRun(order([['Yoga Mat', [], 2, '$4.00']]), fields, [
+      order([
+        ['Smart Plug', ['Size: L', 'Color: Black'], 1, '$1.00'],
+        ['Desk Lamp', [], 3, '$3.00'],
+        ['Wool Socks', ['Size: M'], 4, '$4.00'],
+      ]),
+    ])
+    expect(target!.fields).toEqual({ Product: 'Smart Plug\nDesk Lamp\nWool Socks', Quantity: '1\n3\n4' })
+    expect(target!.status).toBe('success')
+  })
+
   it('does not read summary rows of the same shape as items', async () => {
     const invoice = (items: Array<[string, string]>, rest: Array<[string, string]>) =>
       html(`<h2>Invoice</h2><table>${[...items, ...rest].map(([a, b]) => `<tr><td>${a}</td><td>${b}</td></tr>`).join('')}</table><p>Paid by card.</p>`)

@@ -21,6 +21,17 @@ describe('htmlToText', () => {
     expect(text(html)).toBe('Item\tQty\tPrice\nBlue Widget\t2\t$10.00\nTotal\t\t$25.00')
   })
 
+  it("keeps an item row on one line when the item's cell has variant lines under its name", () => {
+    const row = (name: string, meta: string) => `<tr><td>${name}${meta}</td><td>2</td><td>$40.00</td></tr>`
+    const html = `<table><tr><th>Product</th><th>Quantity</th><th>Price</th></tr>
+      ${row('Blue Hoodie', '<ul><li><strong>Size:</strong> <p>M</p></li><li><strong>Color:</strong> <p>Forest Green</p></li></ul>')}
+      ${row('Desk Lamp', '<br><small>SKU: DL-2</small><br><small>Gift wrapped</small><br>Ships in 2 days')}
+      ${row('Wool Socks', '')}</table>`
+    expect(text(html)).toBe(
+      'Product\tQuantity\tPrice\nBlue Hoodie • Size: M • Color: Forest Green\t2\t$40.00\nDesk Lamp • SKU: DL-2 • Gift wrapped • Ships in 2 days\t2\t$40.00\nWool Socks\t2\t$40.00',
+    )
+  })
+
   it('reads layout tables cell by cell, and bullet or spacer cells as nothing', () => {
     const html = `<table><tr><td>Ship to<br>Marie<br>12 Rue de la Paix</td><td>Bill to<br>Jean</td></tr></table>
       <table><tr><td>&#9679;</td><td><b>10:42 AM</b><br>1 Main St</td></tr></table>`

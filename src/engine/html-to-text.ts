@@ -480,6 +480,25 @@ function renderCell(cell: Cell): RenderedCell {
   return { all, lines, colspan: cell.colspan, simple, content }
 }
 
+function hasNestedRow(cell: RenderedCell): boolean {
+  return cell.lines.some((l) => l.includes('\t'))
+}
+
+/**
+ * A cell's lines as one: an item's name with its variant lines under it (`Size: M`, `Color: Blue`,
+ * from `<br>`, `<p>` or a list) reads `Blue Hoodie • Size: M • Color: Blue`, so the name stays
+ * apart from what follows it. A list item brings its own bullet, and a line ending in a colon
+ * (`<strong>Size:</strong><p>M</p>`) goes on with its value.
+ */
+function joinCellLines(lines: string[]): string {
+  let out = lines[0] ?? ''
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!
+    out += line.startsWith('• ') || out.endsWith(':') ? ` ${line}` : ` • ${line}`
+  }
+  return out
+}
+
 function renderTable(table: Table): string[] {
   const rows: RenderedCell[][] = []
   let dataRows = 0
@@ -523,10 +542,10 @@ function renderTable(table: Table): string[] {
       for (const l of (firstReal ?? firstFilled)!.all) out.push(l)
       continue
     }
-    if (singleLine || (isDataTable && allSimple)) {
+    if (singleLine || (isDataTable && (allSimple || (real >= 3 && !cells.some(hasNestedRow))))) {
       const parts: string[] = []
       for (const c of cells) {
-        parts.push(c.lines.join(' '))
+        parts.push(joinCellLines(c.lines))
         for (let k = 1; k < c.colspan; k++) parts.push('')
       }
       while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop()

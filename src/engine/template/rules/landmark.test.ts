@@ -37,3 +37,17 @@ describe('aligning a block whose lines come and go', () => {
     expect(alignBlock(s, t, 4, () => false)).toBe(-1)
   })
 })
+
+describe("aligning a block on the value's own line", () => {
+  it('takes a line holding a value of the field\'s shape for the value\'s line, though its kind differs from the sample\'s', () => {
+    const kinds = (lines: string[]) => lines.map(lineKind)
+    const sample = kinds(['Tom Álvarez', '9862 Elm Road', 'Boise, ID 69215', '+33 6 68 27 53 29', 'tom.alvarez@mail.example.net'])
+    const target = ['Grace Ægirsson', 'Peña Hermanos S.A.', "5380 O'Connell Street", 'Ann Arbor, MI 44578', '06566 274138', 'grace34@example.com']
+    const isEmail = (j: number) => /^\S+@\S+$/.test(target[j]!)
+    // `grace34@example.com` is not of the sample email's kind, and a company line came in above.
+    expect(alignBlock(sample, kinds(target), 4)).toBe(-1)
+    expect(alignBlock(sample, kinds(target), 4, () => true, isEmail)).toBe(5)
+    // Without the value's line, nothing else is taken for it.
+    expect(alignBlock(sample, kinds(target.slice(0, 5)), 4, () => true, (j) => /^\S+@\S+$/.test(target[j]!) && j < 5)).toBe(-1)
+  })
+})

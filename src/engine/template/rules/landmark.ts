@@ -1,6 +1,6 @@
 import { cellBounds, cellsOf, cleanValue, lineOf, lineText, type Doc } from '../../doc'
 import { findAnchor, isConstantWord, isLabelLine, lineHasWords, lineWordsOf, opensLine, sameValue, skipGap, wordsOf } from '../anchors'
-import { isStrong } from '../../shapes'
+import { fitsShape, isStrong } from '../../shapes'
 import { acceptable, applyExtent } from '../extent'
 import type { Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
@@ -127,10 +127,19 @@ export function lineKind(text: string): string {
  * kinds (an optional company or phone line may come and go). -1 when that line is absent or when
  * two equally good alignments disagree about it: then the value is not read rather than guessed.
  */
-export function alignBlock(sample: string[], target: string[], index: number, mayTieBreak: (j: number) => boolean = () => true): number {
+export function alignBlock(
+  sample: string[],
+  target: string[],
+  index: number,
+  mayTieBreak: (j: number) => boolean = () => true,
+  holdsValue: (j: number) => boolean = () => false,
+): number {
   const n = sample.length
   const m = target.length
-  const sub = (i: number, j: number) => (sample[i] === target[j] ? 0 : 1)
+  // The value's own line is data: its kind varies with the value (`grace34@example.com` is not
+  // `tom.alvarez@example.net`'s kind), so a line holding a value of the field's shape matches it.
+  const same = (i: number, j: number) => sample[i] === target[j] || (i === index && holdsValue(j))
+  const sub = (i: number, j: number) => (same(i, j) ? 0 : 1)
   // A block's first and last lines (a name, a country) are the least likely to be the optional
   // ones: dropping them costs a little more, so `Name / Company?` loses the company, not the name.
   const del = (i: number) => (i === 0 || i === n - 1 ? 1.5 : 1)
@@ -162,7 +171,7 @@ export function alignBlock(sample: string[], target: string[], index: number, ma
     for (let j = 0; j <= m; j++) {
       const f = F[i]![j]!
       if (f === INF) continue
-      if (j < m && f + sub(i, j) + G[i + 1]![j + 1]! === best) places.add(sample[i] === target[j] ? j : -2 - j)
+      if (j < m && f + sub(i, j) + G[i + 1]![j + 1]! === best) places.add(same(i, j) ? j : -2 - j)
       if (f + del(i) + G[i + 1]![j]! === best) places.add(-1)
     }
     return places
@@ -195,6 +204,15 @@ export function alignBlock(sample: string[], target: string[], index: number, ma
   return place! >= 0 ? place! : place! <= -2 && sample.length === target.length ? -2 - place! : -1
 }
 
+/** Shapes distinctive enough that a whole line of that shape is taken for the value's line. */
+const DISTINCT_SHAPES = new Set(['money', 'date', 'time', 'email', 'url', 'phone'])
+
+/** A line that is one value of the field's (distinctive) shape, as the value's line was in the sample. */
+function holdsShapedValue(line: string, field: FieldTemplate): boolean {
+  const value = line.trim()
+  return DISTINCT_SHAPES.has(field.shape) && value !== '' && !value.includes('\t') && fitsShape(value, field.shape, field.shapeOptions)
+}
+
 function applyLandmark(doc: Doc, rule: Extract<Rule, { kind: 'landmark' }>, field: FieldTemplate): string | null {
   const landmarks = findLandmarks(doc, rule.landmark, rule.prefix)
   const ordered = rule.ordinal < landmarks.length ? [landmarks[rule.ordinal]!, ...landmarks] : landmarks
@@ -203,7 +221,13 @@ function applyLandmark(doc: Doc, rule: Extract<Rule, { kind: 'landmark' }>, fiel
     if (rule.block && (rule.offset > 1 || (rule.blocks ?? 0) > 0)) {
       const block = blocksBelow(doc, lm, (rule.blocks ?? 0) + 1)[rule.blocks ?? 0]
       if (!block) continue
-      const at = alignBlock(rule.block, block.map((l) => lineKind(lineText(doc, l))), rule.offset - 1, (j) => !lineText(doc, block[j]!).includes('\t'))
+      const at = alignBlock(
+        rule.block,
+        block.map((l) => lineKind(lineText(doc, l))),
+        rule.offset - 1,
+        (j) => !lineText(doc, block[j]!).includes('\t'),
+        (j) => holdsShapedValue(lineText(doc, block[j]!), field),
+      )
       if (at < 0) continue
       line = block[at]!
     } else {

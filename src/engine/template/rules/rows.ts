@@ -168,13 +168,24 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
     let p = start
     while (p < doc.lineEnd[line]! && /\s/.test(doc.text[p]!)) p++
     const got = applyExtent(doc, p, rule.extent, field)
-    value = got ? cleanValue(got.value) : ''
+    value = got ? cleanValue(rule.extent.kind === 'cell' ? beforeSubLines(got.value) : got.value) : ''
   } else if (rule.capture) {
     value = cleanValue(compiled(rule.capture).exec(lineText(doc, line))?.[1] ?? '')
   } else {
     value = cleanValue(lineText(doc, line))
   }
   return value !== '' && acceptable(value, field) ? value : ''
+}
+
+/**
+ * An item's cell up to the lines under its first (`Blue Hoodie • Size: M`: see html-to-text's
+ * joinCellLines): a sample's item with no variant lines says nothing of them, and an item's value
+ * is its first line. A sample whose value itself spans them learns no rows rule (the check in
+ * learnRows finds it cut), so other rules read it whole.
+ */
+function beforeSubLines(cell: string): string {
+  const at = cell.indexOf(' • ')
+  return at > 0 ? cell.slice(0, at) : cell
 }
 
 export function applyRows(doc: Doc, rule: RowsRule, field: FieldTemplate): { value: string; penalty: number; items: string[] } | null {
