@@ -98,6 +98,36 @@ describe('line items', () => {
     expect(target!.status).toBe('success')
   })
 
+  it('reads items that are each their own table, "Name × 2" with or without a variant line', async () => {
+    const order = (items: Array<[string, number, string, string]>) =>
+      html(
+        `<h3>Order summary</h3>` +
+          items
+            .map(([name, qty, variant, price]) => `<table><tr><td><img src="cid:p" width="60"></td><td><span>${name}&nbsp;&times;&nbsp;${qty}</span><br/>${variant ? `<span>${variant}</span><br/>` : ''}</td><td><p>${price}</p></td></tr></table>`)
+            .join('') +
+          `<table><tr><td>Subtotal</td><td>$9.00</td></tr><tr><td>Total</td><td>$9.00 USD</td></tr></table>`,
+      )
+    const fields = [
+      { name: 'Item', value: 'Garden Hose' },
+      { name: 'Item Price', value: '$14.34' },
+    ]
+    const [target] = await learnAndRun(
+      order([
+        ['Garden Hose', 3, '', '$14.34'],
+        ['Desk Chair', 2, 'Oak', '$240.00'],
+      ]),
+      fields,
+      [
+        order([
+          ['Wool Socks', 1, 'Medium / Blue', '$7.00'],
+          ['Lamp', 2, '', '$30.00'],
+          ['Plug', 1, 'One size', '$2.00'],
+        ]),
+      ],
+    )
+    expect(target!.fields).toEqual({ Item: 'Wool Socks\nLamp\nPlug', 'Item Price': '$7.00\n$30.00\n$2.00' })
+  })
+
   it('does not read summary rows of the same shape as items', async () => {
     const invoice = (items: Array<[string, string]>, rest: Array<[string, string]>) =>
       html(`<h2>Invoice</h2><table>${[...items, ...rest].map(([a, b]) => `<tr><td>${a}</td><td>${b}</td></tr>`).join('')}</table><p>Paid by card.</p>`)

@@ -32,6 +32,14 @@ describe('htmlToText', () => {
     )
   })
 
+  it('reads an item laid out as its own table (image, name with a variant under it, price) as one row', () => {
+    const item = (name: string, variant: string) =>
+      `<table><tr><td><img src="cid:p"></td><td><span>${name}</span><br>${variant ? `<span>${variant}</span><br>` : ''}</td><td><p>$9.90</p></td></tr></table>`
+    expect(text(item('Oak Desk × 2', 'Medium / Blue') + item('Lamp × 1', ''))).toBe('\tOak Desk × 2 • Medium / Blue\t$9.90\n\n\tLamp × 1\t$9.90')
+    // Two blocks of lines side by side are a layout: each still reads as its own lines.
+    expect(text('<table><tr><td>Ship to<br>Marie</td><td>Bill to<br>Jean</td><td>$9.90</td></tr></table>')).toBe('Ship to\nMarie\n\nBill to\nJean\n\n$9.90')
+  })
+
   it('reads layout tables cell by cell, and bullet or spacer cells as nothing', () => {
     const html = `<table><tr><td>Ship to<br>Marie<br>12 Rue de la Paix</td><td>Bill to<br>Jean</td></tr></table>
       <table><tr><td>&#9679;</td><td><b>10:42 AM</b><br>1 Main St</td></tr></table>`

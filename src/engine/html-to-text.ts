@@ -1,4 +1,5 @@
 import { decodeHTML } from 'entities/decode'
+import { cellClass } from './shapes'
 
 /**
  * HTML → text that keeps the structure extraction needs: one line per block, table rows as
@@ -480,6 +481,25 @@ function renderCell(cell: Cell): RenderedCell {
   return { all, lines, colspan: cell.colspan, simple, content }
 }
 
+/**
+ * An item laid out as a row of its own table (a shop's order list: an image, the name with its
+ * variant under it, the price): one cell of a few lines, every other cell with text a single
+ * number or amount. Read as a row, so an item with a variant line looks like one without.
+ * Two cells of several lines (addresses side by side) stay a layout, read cell by cell.
+ */
+function isItemRow(cells: RenderedCell[]): boolean {
+  let multi = 0
+  let numbers = 0
+  for (const c of cells) {
+    if (!c.content) continue
+    if (c.lines.length > 1) {
+      if (++multi > 1 || !c.simple) return false
+    } else if (cellClass(c.lines[0]!) === 'num') numbers++
+    else return false
+  }
+  return multi === 1 && numbers >= 1
+}
+
 function hasNestedRow(cell: RenderedCell): boolean {
   return cell.lines.some((l) => l.includes('\t'))
 }
@@ -542,7 +562,7 @@ function renderTable(table: Table): string[] {
       for (const l of (firstReal ?? firstFilled)!.all) out.push(l)
       continue
     }
-    if (singleLine || (isDataTable && (allSimple || (real >= 3 && !cells.some(hasNestedRow))))) {
+    if (singleLine || (isDataTable && (allSimple || (real >= 3 && !cells.some(hasNestedRow)))) || isItemRow(cells)) {
       const parts: string[] = []
       for (const c of cells) {
         parts.push(joinCellLines(c.lines))

@@ -109,6 +109,11 @@ export function acceptable(value: string, field: FieldTemplate): boolean {
 }
 
 const tailCache = new Map<string, RegExp>()
+/** The value before a `tail` extent's fixed ending in `text` (`Oak Desk` of `Oak Desk × 2`), or null. */
+export function beforeTail(text: string, pattern: string): string | null {
+  return tailRe(pattern).exec(text)?.[1] ?? null
+}
+
 function tailRe(pattern: string): RegExp {
   let re = tailCache.get(pattern)
   if (!re) {

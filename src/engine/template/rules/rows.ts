@@ -1,7 +1,7 @@
 import { cellsOf, cleanValue, lineOf, lineText, type Doc } from '../../doc'
 import { cellClass, detectShape, hasDigit } from '../../shapes'
 import { squash, wordsOf } from '../anchors'
-import { acceptable, applyExtent } from '../extent'
+import { acceptable, applyExtent, beforeTail } from '../extent'
 import { overlaps, spanAt, type Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler, UnitLine } from '../types'
 import { findLandmarks, landmarkOf } from './landmark'
@@ -168,7 +168,7 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
     let p = start
     while (p < doc.lineEnd[line]! && /\s/.test(doc.text[p]!)) p++
     const got = applyExtent(doc, p, rule.extent, field)
-    value = got ? cleanValue(rule.extent.kind === 'cell' ? beforeSubLines(got.value) : got.value) : ''
+    value = got ? cleanValue(firstLineOfItem(got, rule.extent)) : ''
   } else if (rule.capture) {
     value = cleanValue(compiled(rule.capture).exec(lineText(doc, line))?.[1] ?? '')
   } else {
@@ -186,6 +186,14 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
 function beforeSubLines(cell: string): string {
   const at = cell.indexOf(' • ')
   return at > 0 ? cell.slice(0, at) : cell
+}
+
+/** A cell's value read to its end (the whole cell, or an ending not found) stops before the item's sub-lines. */
+function firstLineOfItem(got: { value: string; missed?: boolean }, extent: Extent): string {
+  if (extent.kind !== 'cell' && !got.missed) return got.value
+  const first = beforeSubLines(got.value)
+  if (first === got.value || extent.kind !== 'tail') return first
+  return beforeTail(first, extent.pattern) ?? first
 }
 
 export function applyRows(doc: Doc, rule: RowsRule, field: FieldTemplate): { value: string; penalty: number; items: string[] } | null {
