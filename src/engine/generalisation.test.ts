@@ -242,6 +242,19 @@ describe('blocks whose lines come and go', () => {
     ])
     expect(got!.fields['Ship name']).toBe('Sam Roe')
   })
+
+  it("does not anchor on a second street line of the value's own block (`Unit 7` is data)", async () => {
+    const fields = [
+      { name: 'Name', value: 'Jane Doe' },
+      { name: 'ZIP', value: '97209' },
+    ]
+    const [without, other] = await learnAndRun(shipTo(['Jane Doe', '12 Main St', 'Unit 7', 'Portland, OR 97209']), fields, [
+      shipTo(['Bob Stone', '77 Elm Road', 'Ann Arbor, MI 48104']),
+      shipTo(['Ana Ruiz', '9 Oak Ave', 'Suite 210', 'Boise, ID 83702']),
+    ])
+    expect(without!.fields.ZIP).toBe('48104')
+    expect(other!.fields.ZIP).toBe('83702')
+  })
 })
 
 describe('anchors and shapes', () => {

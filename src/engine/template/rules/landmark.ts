@@ -259,11 +259,12 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
   const lead = doc.text.slice(cell.start, span[0]).trim()
   const skipLead = lead !== ''
   let captures: Array<string | undefined> = [undefined]
+  let last: string | null = null
   if (skipLead && !LEAD.test(lead)) {
     const pattern = lineOf(doc, span[1]) === line ? linePattern(doc, line, span, variable) : null
     // A reference, amount or date that ends its line (`Portland, OR 97209`) is also found as the
     // line's last token, when the words before it (a state, a city) change from one email to the next.
-    const last = isStrong(field.shape) && !/\s/.test(doc.text.slice(span[0], span[1])) && doc.text.slice(span[1], doc.lineEnd[line]).trim() === '' ? '^.*\\s(\\S+)\\s*$' : null
+    last = isStrong(field.shape) && !/\s/.test(doc.text.slice(span[0], span[1])) && doc.text.slice(span[1], doc.lineEnd[line]).trim() === '' ? '^.*\\s(\\S+)\\s*$' : null
     captures = [pattern, last].filter((c): c is string => c !== null)
     if (captures.length === 0) return []
   }
@@ -280,6 +281,9 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
     }
     const anchor = landmarkOf(doc, l, variable)
     if (!anchor) continue
+    // In the value's own block, words and a number without a label's colon (`Unit 7`, `Apt 4B`,
+    // `Suite 210`) are a line of the same record, data that comes and goes, not a heading.
+    if (crossed === 0 && anchor.prefix && /\d/.test(text) && !text.includes(':')) continue
     const landmark = anchor.words
     const ordinal = findLandmarks(doc, landmark, anchor.prefix).indexOf(l)
     if (ordinal < 0) continue
@@ -300,7 +304,8 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
         offset,
         cell: cell.index,
         extent,
-        lineWords,
+        // The last-token capture is for lines whose words before the value change (a city, a state).
+        lineWords: capture === last ? [] : lineWords,
         skipLead,
         block: kinds,
         ...(which > 0 ? { blocks: which } : {}),
