@@ -19,10 +19,11 @@ const SILENTLY_WRONG_CEILING = 0.002
 const TWO_SAMPLES_SILENTLY_WRONG_CEILING = 0.001
 /**
  * The held-out senders are never looked at while changing rules; only their totals guard against
- * a change that generalises worse (they were 91.9% and 0.33% silently wrong when this was set).
+ * a change that generalises worse (they were 91.9% and 0.33% silently wrong when first set; 93.3%
+ * and 0.04% after a list stopped being learned from the lines of a block above its value).
  */
-const HELD_OUT_FLOOR = 0.9
-const HELD_OUT_SILENTLY_WRONG_CEILING = 0.005
+const HELD_OUT_FLOOR = 0.925
+const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
 /** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */
 const NEW_SENDERS = new Set(TEMPLATES.slice(19).map((t) => t.id))
 

@@ -243,6 +243,14 @@ describe('blocks whose lines come and go', () => {
     expect(got!.fields['Ship name']).toBe('Sam Roe')
   })
 
+  it('does not read the lines of a block above the value as a list it ends (the town under an event and its venue)', async () => {
+    const ticket = (lines: string[]) => text(`Bonjour,\n\nMerci pour votre commande n° TK${lines.length}.\n\n${lines.join('\n')}\n\nTotal TTC : 12,00 €`)
+    const [got] = await learnAndRun(ticket(['Festival Jazz 2025', 'samedi 3 mai 2025 à 20h', 'Salle Pleyel', '252 rue du Faubourg', '75008 Paris']), [{ name: 'Ville', value: 'Paris' }], [
+      ticket(['Rock’n’Loire 2025', 'lundi 17 avril 2023 à 21h', 'Salle Pleyel', '3 rue de la République', '97400 Saint-Denis']),
+    ])
+    expect(got!.fields.Ville).toBe('Saint-Denis')
+  })
+
   it("does not anchor on a second street line of the value's own block (`Unit 7` is data)", async () => {
     const fields = [
       { name: 'Name', value: 'Jane Doe' },

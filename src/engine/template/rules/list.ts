@@ -44,6 +44,9 @@ export function learnList(doc: Doc, span: Span, field: FieldTemplate, variable: 
   while (last + 1 < doc.lineStart.length && fits(last + 1)) last++
   // Only a run of look-alike lines, a list marker, or another body shows a repeated section.
   if (last === first && !repeated && !LIST_MARKER.test(lineText(doc, line))) return null
+  // The user highlights a list's first item (as for rows): look-alike lines above the value's
+  // make them the lines of one block (an address whose town is the value), not a list.
+  if (first < line) return null
   let lm = first - 1
   while (lm >= 0 && lineText(doc, lm) === '') lm--
   // The landmark is the nearest line of fixed text above the run (a rule line like ---- is skipped).
