@@ -266,6 +266,17 @@ describe('blocks whose lines come and go', () => {
 })
 
 describe('anchors and shapes', () => {
+  it("does not anchor on a date's weekday shown above it (check-in and checkout both on a Tuesday)", async () => {
+    const stay = (inDay: string, inDate: string, outDay: string, outDate: string) =>
+      html(`<table><tr><td><p>Check-in</p><p>${inDay}</p><p>${inDate}</p></td><td><p>Checkout</p><p>${outDay}</p><p>${outDate}</p></td></tr></table><p>Guests: 2 adults</p>`)
+    const fields = [
+      { name: 'Check-in', value: 'Aug 15, 2023' },
+      { name: 'Checkout', value: 'Aug 22, 2023' },
+    ]
+    const [got] = await learnAndRun(stay('Tuesday', 'Aug 15, 2023', 'Tuesday', 'Aug 22, 2023'), fields, [stay('Friday', 'Mar 8, 2024', 'Tuesday', 'Mar 12, 2024')])
+    expect(got!.fields).toEqual({ 'Check-in': 'Mar 8, 2024', Checkout: 'Mar 12, 2024' })
+  })
+
   it('does not take a neighbouring value as the label of a postcode', async () => {
     const mail = (city: string, zip: string) => html(`<p><b>Delivery address</b><br>Marie Curie<br>8 Rue des Fleurs<br>${zip} ${city}<br>France</p><p>Thank you.</p>`)
     const [got] = await learnAndRun(mail('Paris', '75002'), [{ name: 'Postcode', value: '75002' }], [mail('Lyon', '69001'), mail('Saint-Étienne', '42000')])

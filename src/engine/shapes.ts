@@ -41,6 +41,18 @@ const MONTHS = `${MONTHS_EN}|${MONTHS_OTHER}`
 const WEEKDAY =
   '(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|segunda-feira|terça-feira|quarta-feira|quinta-feira|sexta-feira)\\.?,?\\s+'
 const DAY = '(?:[12]\\d|3[01]|0?[1-9])(?:st|nd|rd|th)?'
+const WEEKDAY_NAMES =
+  'monday|mon|tuesday|tue|tues|wednesday|wed|thursday|thu|thur|thurs|friday|fri|saturday|sat|sunday|sun|' +
+  WEEKDAY.slice(WEEKDAY.indexOf('lundi'), WEEKDAY.indexOf(')\\.?'))
+const DATE_WORD = new RegExp(`^(?:${WEEKDAY_NAMES}|${MONTHS})\\.?$`, 'u')
+
+/**
+ * A weekday's or a month's name alone (`Tuesday`, `mars`): part of a date, so data that changes
+ * with it, never a label to find a value by.
+ */
+export function isDateWord(word: string): boolean {
+  return DATE_WORD.test(word.toLowerCase())
+}
 const YEAR = '(?:19|20)\\d{2}'
 const DATE_CORE =
   `(?:${WEEKDAY})?(?:` +

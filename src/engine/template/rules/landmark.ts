@@ -1,6 +1,6 @@
 import { cellBounds, cellsOf, cleanValue, lineOf, lineText, type Doc } from '../../doc'
 import { findAnchor, isConstantWord, isLabelLine, lineHasWords, lineWordsOf, opensLine, sameValue, skipGap, wordsOf } from '../anchors'
-import { fitsShape, isStrong } from '../../shapes'
+import { fitsShape, isDateWord, isStrong } from '../../shapes'
 import { acceptable, applyExtent } from '../extent'
 import type { Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
@@ -41,6 +41,8 @@ export function landmarkOf(doc: Doc, line: number, variable: Span[]): { words: s
   const text = lineText(doc, line)
   if (isLabelLine(text, doc, line, variable)) {
     const words = wordsOf(text)
+    // `Tuesday` over a date is the date's own weekday: it changes with the date.
+    if (words.every(isDateWord)) return null
     return words.length > 0 && words.length <= 8 ? { words, prefix: false } : null
   }
   const words: string[] = []
@@ -52,7 +54,7 @@ export function landmarkOf(doc: Doc, line: number, variable: Span[]): { words: s
     words.push(t.norm)
   }
   // A long sentence of fixed words anchors by its opening ones.
-  return words.length >= 1 ? { words: words.slice(0, 5), prefix: true } : null
+  return words.length >= 1 && !words.every(isDateWord) ? { words: words.slice(0, 5), prefix: true } : null
 }
 
 /** The line `offset` non-blank lines below `line`, or -1. */
