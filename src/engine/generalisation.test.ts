@@ -128,6 +128,35 @@ describe('line items', () => {
     expect(target!.fields).toEqual({ Item: 'Wool Socks\nLamp\nPlug', 'Item Price': '$7.00\n$30.00\n$2.00' })
   })
 
+  it('reads items laid out as blocks of lines when some items have a line the others do not', async () => {
+    type Item = { name: string; seller: string; used: boolean; qty: number; price: string }
+    const order = (items: Item[]) =>
+      text(
+        `Order # 112-0000000-0000000\n\n` +
+          items.map((i) => [i.name, `Sold by: ${i.seller}`, ...(i.used ? ['Condition: Used - Like New'] : []), `Quantity: ${i.qty}`, i.price].join('\n')).join('\n') +
+          `\n\nOrder Total: $99.00`,
+      )
+    const fields = [
+      { name: 'Item', value: 'Screwdriver Set' },
+      { name: 'Seller', value: 'Initech' },
+      { name: 'Quantity', value: '1', context: { before: 'Quantity: ' } },
+      { name: 'Price', value: '$4.05' },
+    ]
+    const sample = order([
+      { name: 'Screwdriver Set', seller: 'Initech', used: true, qty: 1, price: '$4.05' },
+      { name: 'Smart Plug', seller: 'Acme Corp', used: false, qty: 2, price: '$30.66' },
+    ])
+    const [three] = await learnAndRun(sample, fields, [
+      order([
+        { name: 'Desk Lamp', seller: 'Zeta Labs', used: false, qty: 3, price: '$12.00' },
+        { name: 'Wool Socks', seller: 'Blue Fern', used: true, qty: 1, price: '$7.50' },
+        { name: 'Garden Hose', seller: 'Initech', used: false, qty: 2, price: '$25.00' },
+      ]),
+    ])
+    expect(three!.fields).toEqual({ Item: 'Desk Lamp\nWool Socks\nGarden Hose', Seller: 'Zeta Labs\nBlue Fern\nInitech', Quantity: '3\n1\n2', Price: '$12.00\n$7.50\n$25.00' })
+    expect(three!.status).toBe('success')
+  })
+
   it('does not read summary rows of the same shape as items', async () => {
     const invoice = (items: Array<[string, string]>, rest: Array<[string, string]>) =>
       html(`<h2>Invoice</h2><table>${[...items, ...rest].map(([a, b]) => `<tr><td>${a}</td><td>${b}</td></tr>`).join('')}</table><p>Paid by card.</p>`)

@@ -136,12 +136,11 @@ function itemRuns(doc: Doc, spans: Array<Span | null>, fields: ExtractionField[]
   const runs = spans.map((span) => (span ? findUnitRun(doc, span, variable) : null))
   return runs.map((run, i) => {
     if (!run || isSummaryRow(doc, spans[i]!, fields[i]!.name)) return null
-    const end = run.first + run.count * run.unit.length
     // Another field highlighted inside the same run, in another unit: the rows are keys and values.
     const keyValue = spans.some((other, k) => {
       if (k === i || !other) return false
       const at = run.lines.indexOf(lineOf(doc, other[0]), run.first)
-      return at >= run.first + run.unit.length && at < end
+      return at >= run.firstEnd && at < run.end
     })
     return keyValue ? null : run
   })

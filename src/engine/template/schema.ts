@@ -34,7 +34,8 @@ const extentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tail'), pattern: z.string().max(2000) }),
 ])
 
-const unitLineSchema = z.union([z.object({ cells: z.array(z.enum(['empty', 'num', 'text'])) }), z.object({ pattern: z.string().nullable() })])
+const optionalLine = { optional: z.literal(true).optional() }
+const unitLineSchema = z.union([z.object({ cells: z.array(z.enum(['empty', 'num', 'text'])), ...optionalLine }), z.object({ pattern: z.string().nullable(), ...optionalLine })])
 
 const ruleSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -60,6 +61,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
     strongGap: z.boolean(),
     atStart: z.boolean(),
     after: words,
+    count: z.number().int().min(1).optional(),
   }),
   z.object({ kind: z.literal('keyed'), key: words.min(1), cell: z.boolean(), ordinal: index, extent: extentSchema }),
   z.object({ kind: z.literal('suffix'), anchor: words, ordinal: index, strongGap: z.boolean(), lineWords: words }),

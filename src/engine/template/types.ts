@@ -28,7 +28,8 @@ type AnchorFit = {
 }
 
 /** One line of a line item's unit: a table row by its cells, or a line of text by its pattern (null: any text). */
-export type UnitLine = { cells: Array<'empty' | 'num' | 'text'> } | { pattern: string | null }
+/** One line of a repeated unit; `optional`: some items leave it out (an item's `Condition: Used` line). */
+export type UnitLine = ({ cells: Array<'empty' | 'num' | 'text'> } | { pattern: string | null }) & { optional?: true }
 
 export type Rule =
   /**
@@ -51,7 +52,8 @@ export type Rule =
     }
   /** A key known by its opening words, whose middle varies (`Tax … 8.875%:`); `cell`: the value is the next cell. */
   | { kind: 'keyed'; key: string[]; cell: boolean; ordinal: number; extent: Extent }
-  | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent } & AnchorFit)
+  /** `count`: how many places the label gave a value in the sample (the value was the `ordinal`-th). */
+  | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent; count?: number } & AnchorFit)
   | { kind: 'suffix'; anchor: string[]; ordinal: number; strongGap: boolean; lineWords: string[] }
   | { kind: 'column'; header: string[]; column: number; signature: CellClass[]; extent: Extent }
   | { kind: 'list'; landmark: string[]; prefix?: boolean; pattern: string }

@@ -91,6 +91,7 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
       const ordinal = group.findIndex((c) => c.start === span[0])
       if (ordinal < 0 || !sameValue(group[ordinal]!.value, doc.text.slice(span[0], span[1]))) continue
       rule.ordinal = ordinal
+      rule.count = group.length
       // Best: a whole label (from the start of its line or cell) that finds only this value. A
       // shared word (`number` in Order number and Tracking number) is a last choice.
       const score = ordinal * 100 + Math.min(candidates.length, 9) * 10 + (rule.atStart ? 0 : 5) + n * 0.1
@@ -106,8 +107,12 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
 export const labelRule: RuleHandler<'label'> = {
   baseConfidence: 0.92,
   apply(doc, rule, field) {
-    const picked = pick(labelCandidates(doc, rule, field), rule.ordinal)
+    const candidates = labelCandidates(doc, rule, field)
+    const picked = pick(candidates, rule.ordinal)
     if (!picked) return null
+    // The label gives values in another number of places than in the sample (a repeated block the
+    // sample showed once or twice): which one is the field's is no longer known.
+    if (rule.count !== undefined && rule.count > 1 && candidates.filter((c) => c.fit === picked.fit).length !== rule.count) return null
     return { value: picked.candidate.value, penalty: Math.max(0, 3 - picked.fit) * 0.08 }
   },
   describe: (rule) => `label:"${rule.anchor.join(' ')}"${rule.ordinal > 0 ? `#${rule.ordinal + 1}` : ''}`,

@@ -88,24 +88,53 @@ function contentLines(doc: Doc): { lines: number[]; index: Map<number, number> }
   return cached
 }
 
-/** Whether the unit starts at content line `at`; a free line must not be one of the unit's shaped lines. */
-function unitAt(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): boolean {
-  if (at + unit.length > lines.length) return false
-  if (isSummary(rowLabel(doc, lines[at]!), stops)) return false
-  for (let j = 0; j < unit.length; j++) {
-    const line = lines[at + j]!
-    const spec = unit[j]!
-    if (!unitLineFits(doc, line, spec)) return false
-    if (!('cells' in spec) && spec.pattern === null && unit.some((other) => other !== spec && !('cells' in other) && other.pattern !== null && unitLineFits(doc, line, other))) return false
+/**
+ * The content indices of the unit's lines when it starts at content line `at` (-1 for an optional
+ * line the item leaves out), or null when no unit starts there. A free line must not be one of the
+ * unit's shaped lines.
+ */
+function unitLines(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): number[] | null {
+  if (at >= lines.length || isSummary(rowLabel(doc, lines[at]!), stops)) return null
+  const out: number[] = []
+  let i = at
+  for (const spec of unit) {
+    const line = lines[i]
+    const fits =
+      line !== undefined &&
+      unitLineFits(doc, line, spec) &&
+      !(!('cells' in spec) && spec.pattern === null && unit.some((other) => other !== spec && !('cells' in other) && other.pattern !== null && unitLineFits(doc, line, other)))
+    if (fits) out.push(i++)
+    else if (spec.optional) out.push(-1)
+    else return null
   }
-  return true
+  return out
+}
+
+function unitAt(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): boolean {
+  return unitLines(doc, lines, at, unit, stops) !== null
+}
+
+/** How many content lines the unit starting at `at` takes (its optional lines may be absent). */
+function unitLength(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): number {
+  return unitLines(doc, lines, at, unit, stops)?.filter((l) => l >= 0).length ?? 0
 }
 
 /** The units following one another from content line `at`: each the content index of its first line. */
 function runFrom(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): number[] {
   const out: number[] = []
-  for (let i = at; out.length < MAX_ITEMS && unitAt(doc, lines, i, unit, stops); i += unit.length) out.push(i)
+  for (let i = at; out.length < MAX_ITEMS; ) {
+    const n = unitLength(doc, lines, i, unit, stops)
+    if (n === 0) break
+    out.push(i)
+    i += n
+  }
   return out
+}
+
+/** The content index just after a run's last unit. */
+function runEnd(doc: Doc, lines: number[], run: number[], unit: UnitLine[], stops: ReadonlySet<string>): number {
+  const last = run[run.length - 1]!
+  return last + unitLength(doc, lines, last, unit, stops)
 }
 
 type Run = number[]
@@ -149,7 +178,7 @@ function findRun(doc: Doc, rule: RowsRule): Run | null {
         found = run
         break
       }
-      i = run[run.length - 1]! + rule.unit.length - 1
+      i = runEnd(doc, lines, run, rule.unit, stops) - 1
     }
   }
   byKey.set(key, found)
@@ -200,7 +229,12 @@ export function applyRows(doc: Doc, rule: RowsRule, field: FieldTemplate): { val
   const run = findRun(doc, rule)
   if (!run) return null
   const { lines } = contentLines(doc)
-  const items = run.map((at) => valueIn(doc, lines[at + rule.line]!, rule, field))
+  const stops = new Set(rule.stops)
+  const items = run.map((at) => {
+    const at2 = unitLines(doc, lines, at, rule.unit, stops)?.[rule.line] ?? -1
+    // The item leaves out the optional line that holds this field.
+    return at2 < 0 ? '' : valueIn(doc, lines[at2]!, rule, field)
+  })
   const found = items.filter((v) => v !== '').length
   if (found === 0) return null
   // Items whose cell does not read as the field make the whole column doubtful.
@@ -254,7 +288,8 @@ function hasFixedText(pattern: string): boolean {
   return /[^\s]/.test(rest)
 }
 
-export type LearnedRun = { unit: UnitLine[]; first: number; count: number; lines: number[] }
+/** `firstEnd` and `end`: the content indices after the run's first unit and after its last. */
+export type LearnedRun = { unit: UnitLine[]; first: number; count: number; lines: number[]; firstEnd: number; end: number }
 
 /**
  * The repeated unit holding a highlighted value, if the sample shows one: two or more look-alike
@@ -292,8 +327,66 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
         for (let j = 0; j < k; j++) other.push(specOf(doc, lines[u + j]!, variable))
         return other.every((s, j) => s !== null && ('cells' in s) === ('cells' in unit[j]!)) && kind(lines[u + o]!) === kind(line)
       })
-      if (run.length >= 2 && consistent) return { unit, first, count: run.length, lines }
-      if (k === 1 && run.length === 1 && 'cells' in unit[0]! && headerAbove(doc, lines, first, unit[0]!.cells.length, variable)) return { unit, first, count: 1, lines }
+      if (run.length >= 2 && consistent) return { unit, first, count: run.length, lines, firstEnd: first + k, end: runEnd(doc, lines, run, unit, stops) }
+      if (k === 1 && run.length === 1 && 'cells' in unit[0]! && headerAbove(doc, lines, first, unit[0]!.cells.length, variable)) return { unit, first, count: 1, lines, firstEnd: first + 1, end: first + 1 }
+    }
+  }
+  return findRunWithOptionalLine(doc, variable, lines, at)
+}
+
+/** A line of digits and signs, no letters: an item's price or count on a line of its own. */
+const NUMBER_LINE = '^[^\\p{L}]*\\d[^\\p{L}]*$'
+/** A line pattern that opens with fixed words and a colon (`Quantity:`, `Sold by:`). */
+const LABELLED_LINE = /^\^\\s\*(?:\p{L}+s?\??(?:\\s\+|\s))*\p{L}+s?\??:/u
+
+/** At most this many lines per item when items differ by an optional line. */
+const MAX_VARIABLE_UNIT_LINES = 6
+
+/**
+ * Items laid out as blocks of lines where some item has one line more than another (a marketplace's
+ * `Condition: Used` under some items only): the sample's first two items, aligned, give the unit
+ * with that line optional. The user highlights the first item, so the value is in the first block.
+ */
+function findRunWithOptionalLine(doc: Doc, variable: Span[], lines: number[], at: number): LearnedRun | null {
+  const specsFrom = (start: number, n: number): UnitLine[] | null => {
+    if (start < 0 || start + n > lines.length) return null
+    const out: UnitLine[] = []
+    for (let j = 0; j < n; j++) {
+      const text = lineText(doc, lines[start + j]!)
+      const spec = specOf(doc, lines[start + j]!, variable)
+      if (!spec || 'cells' in spec) return null
+      // A line that is only an amount or a number (an item's price) is known by that.
+      out.push(spec.pattern === null && !/\p{L}/u.test(text) ? { pattern: NUMBER_LINE } : spec)
+    }
+    return out
+  }
+  const stops = new Set<string>()
+  for (let k1 = 2; k1 <= MAX_VARIABLE_UNIT_LINES; k1++) {
+    for (let o = 0; o < k1; o++) {
+      const first = at - o
+      const own = specsFrom(first, k1)
+      if (!own) continue
+      for (const k2 of [k1 - 1, k1 + 1]) {
+        if (k2 < 2 || k2 > MAX_VARIABLE_UNIT_LINES) continue
+        const next = specsFrom(first + k1, k2)
+        if (!next) continue
+        // The longer item's specs, with the line the shorter one lacks made optional (never the first).
+        const longer = k1 > k2 ? own : next
+        for (let j = 1; j < longer.length; j++) {
+          const unit = longer.map((u, i) => (i === j ? { ...u, optional: true as const } : u))
+          // Items, not two blocks of an address or a card: each has a labelled line (`Qty: 2`).
+          if (longer.length < 3 || !unit.some((u, i) => i !== j && 'pattern' in u && u.pattern !== null && LABELLED_LINE.test(u.pattern))) continue
+          const mine = unitLines(doc, lines, first, unit, stops)
+          if (!mine || mine.filter((l) => l >= 0).length !== k1 || !mine.includes(at)) continue
+          const theirs = unitLines(doc, lines, first + k1, unit, stops)
+          if (!theirs || theirs.filter((l) => l >= 0).length !== k2) continue
+          // A look-alike block right above: these are the lines of one longer block, not items.
+          if (first >= 2 && [2, 3, 4, 5, 6].some((n) => first - n >= 0 && unitLength(doc, lines, first - n, unit, stops) === n)) continue
+          const run = runFrom(doc, lines, first, unit, stops)
+          if (run.length < 2) continue
+          return { unit, first, count: run.length, lines, firstEnd: first + k1, end: runEnd(doc, lines, run, unit, stops) }
+        }
+      }
     }
   }
   return null
@@ -321,8 +414,9 @@ function headerAbove(doc: Doc, lines: number[], first: number, cells: number, va
 export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], run: LearnedRun, extents: Extent[]): RowsRule | null {
   const { unit, first, count, lines } = run
   const line = lineOf(doc, span[0])
-  const offset = lines.indexOf(line, first) - first
-  const j = ((offset % unit.length) + unit.length) % unit.length
+  const stopsNone = new Set<string>()
+  const j = unitLines(doc, lines, first, unit, stopsNone)?.indexOf(lines.indexOf(line, first)) ?? -1
+  if (j < 0) return null
   const spec = unit[j]!
   let cell = 0
   let capture: string | undefined
@@ -350,8 +444,9 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
     capture = pattern
   }
   // What follows the items in the sample (Subtotal, Shipping, Total…) ends them in every email.
+  void count
   const stops: string[] = []
-  const after = first + count * unit.length
+  const after = run.end
   for (let i = after; i < lines.length && i < after + 8; i++) {
     const label = wordsOf(rowLabel(doc, lines[i]!)).join(' ')
     if (label !== '' && !hasDigit(label) && label.length <= 40) stops.push(label)
