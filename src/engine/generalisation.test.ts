@@ -294,6 +294,70 @@ describe('blocks whose lines come and go', () => {
   })
 })
 
+describe('keys over values', () => {
+  const card = (cells: Array<[string, string]>) => {
+    const rows: string[] = []
+    for (let i = 0; i < cells.length; i += 2) {
+      const pair = cells.slice(i, i + 2)
+      rows.push(`<tr>${pair.map(([k]) => `<td>${k}</td>`).join('')}</tr><tr>${pair.map(([, v]) => `<td>${v}</td>`).join('')}</tr>`)
+    }
+    return html(`<h1>New application</h1><table>${rows.join('')}</table><p>Review the application.</p>`)
+  }
+
+  it('reads the cell under its key in a grid whose optional cells move the others', async () => {
+    const fields = [
+      { name: 'Location', value: 'Berlin, Germany' },
+      { name: 'Source', value: 'Referral – Maria Ortiz' },
+    ]
+    const sample = card([
+      ['Name', 'Łukasz Brontë'],
+      ['Email', 'ub@example.org'],
+      ['Phone', '+49 30 1234567'],
+      ['Location', 'Berlin, Germany'],
+      ['Source', 'Referral – Maria Ortiz'],
+      ['LinkedIn', 'https://www.linkedin.example/in/ub'],
+    ])
+    const [noPhone] = await learnAndRun(sample, fields, [
+      card([
+        ['Name', 'Li Wei'],
+        ['Email', 'li@example.org'],
+        ['Location', 'Remote (EU)'],
+        ['Source', 'AngelList'],
+        ['LinkedIn', 'https://www.linkedin.example/in/li'],
+      ]),
+    ])
+    expect(noPhone!.fields).toEqual({ Location: 'Remote (EU)', Source: 'AngelList' })
+  })
+})
+
+describe('questions and answers', () => {
+  const form = (qa: Array<[string, string]>) => html(`<h2>Application questions</h2>${qa.map(([q, a]) => `<p><b>${q}</b></p><p>${a}</p>`).join('')}<p>Review application</p>`)
+
+  it('leaves a field empty when its question is not in the email, instead of reading the next answer', async () => {
+    const fields = [{ name: 'Notice Period', value: '2 weeks' }]
+    const [unanswered, answered] = await learnAndRun(
+      form([
+        ['What are your salary expectations?', '€90,000'],
+        ['What is your notice period?', '2 weeks'],
+        ['Why do you want to join us?', 'I love the product.'],
+      ]),
+      fields,
+      [
+        form([
+          ['What are your salary expectations?', '€60,000'],
+          ['Why do you want to join us?', 'The mission.'],
+        ]),
+        form([
+          ['What is your notice period?', '3 months'],
+          ['Why do you want to join us?', 'The team.'],
+        ]),
+      ],
+    )
+    expect(unanswered!.fields['Notice Period']).toBeNull()
+    expect(answered!.fields['Notice Period']).toBe('3 months')
+  })
+})
+
 describe('anchors and shapes', () => {
   it("does not anchor on a date's weekday shown above it (check-in and checkout both on a Tuesday)", async () => {
     const stay = (inDay: string, inDate: string, outDay: string, outDate: string) =>

@@ -38,7 +38,9 @@ function plan(field: FieldTemplate, docs: Docs): Array<[View, Rule[]]> {
 
 /** Whether a label rule's words appear nowhere in the document: then the field is most likely absent. */
 function labelAbsent(doc: Doc, rules: Rule[]): boolean {
-  return rules.some((r) => r.kind === 'label' && !anchorShown(doc, r.anchor))
+  return rules.some(
+    (r) => (r.kind === 'label' && !anchorShown(doc, r.anchor)) || (r.kind === 'stacked' && !anchorShown(doc, r.key)) || (r.kind === 'landmark' && r.asks && !anchorShown(doc, r.landmark)),
+  )
 }
 
 export function extractField(field: FieldTemplate, docs: Docs, fixed: ReadonlySet<string> = new Set(), deadline = Infinity): FieldMatch | null {
@@ -77,6 +79,16 @@ export function whyMissing(field: FieldTemplate, docs: Docs): string {
     })
     if (!shown) return `label "${label.anchor.filter((w) => w !== WILDCARD).join(' ')}" not found`
     return `no value after "${label.anchor.filter((w) => w !== WILDCARD).join(' ')}" reads like the sample's`
+  }
+  // A key over its value, or the value's own question or label line above it.
+  const named = all.find((r) => r.kind === 'stacked' || (r.kind === 'landmark' && r.asks))
+  if (named && (named.kind === 'stacked' || named.kind === 'landmark')) {
+    const words = named.kind === 'stacked' ? named.key : named.landmark
+    const shown = (['html', 'text'] as const).some((view) => {
+      const doc = docs[view]
+      return doc !== undefined && anchorShown(doc, words)
+    })
+    if (!shown) return `label "${words.join(' ')}" not found`
   }
   return 'not where the sample showed it'
 }

@@ -11,6 +11,7 @@ import { learnList } from './rules/list'
 import { learnPattern } from './rules/pattern'
 import { learnPosition } from './rules/position'
 import { findUnitRun, isSummaryRow, learnRows, type LearnedRun } from './rules/rows'
+import { learnStacked } from './rules/stacked'
 import { learnSuffix } from './rules/suffix'
 import { TEMPLATE_VERSION } from './schema'
 import { mergeSpans, type Span } from './spans'
@@ -117,6 +118,7 @@ function learnRules(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]
     push(learnList(doc, span, field, others, repeated))
   }
   push(learnLabel(doc, span, field, others, extents))
+  push(learnStacked(doc, span, field, others, extents))
   push(learnKeyed(doc, span, field, extents))
   push(learnSuffix(doc, span, field, others))
   push(learnPattern(doc, span, field, others))

@@ -64,6 +64,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
     count: z.number().int().min(1).optional(),
   }),
   z.object({ kind: z.literal('keyed'), key: words.min(1), cell: z.boolean(), ordinal: index, extent: extentSchema }),
+  z.object({ kind: z.literal('stacked'), key: words.min(1), ordinal: index, extent: extentSchema }),
   z.object({ kind: z.literal('suffix'), anchor: words, ordinal: index, strongGap: z.boolean(), lineWords: words }),
   z.object({ kind: z.literal('column'), header: words, column: index, signature: z.array(z.enum(['empty', 'num', 'text'])), extent: extentSchema }),
   z.object({ kind: z.literal('list'), landmark: words, prefix: z.boolean().optional(), pattern: z.string() }),
@@ -81,6 +82,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
     block: words.optional(),
     blocks: index.optional(),
     capture: z.string().max(5000).optional(),
+    asks: z.literal(true).optional(),
   }),
   z.object({ kind: z.literal('position'), line: index, cell: index, extent: extentSchema, lineWords: words, skipLead: z.boolean() }),
 ])

@@ -52,6 +52,8 @@ export type Rule =
     }
   /** A key known by its opening words, whose middle varies (`Tax … 8.875%:`); `cell`: the value is the next cell. */
   | { kind: 'keyed'; key: string[]; cell: boolean; ordinal: number; extent: Extent }
+  /** The value in the cell under its key's cell (rules/stacked.ts). */
+  | { kind: 'stacked'; key: string[]; ordinal: number; extent: Extent }
   /** `count`: how many places the label gave a value in the sample (the value was the `ordinal`-th). */
   | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent; count?: number } & AnchorFit)
   | { kind: 'suffix'; anchor: string[]; ordinal: number; strongGap: boolean; lineWords: string[] }
@@ -65,7 +67,8 @@ export type Rule =
    * landmark; `offset` is then the value's line in that block (1-based), found by aligning the blocks.
    * Without `block` (templates learned before), `offset` counts lines below the landmark.
    */
-  | { kind: 'landmark'; landmark: string[]; prefix?: boolean; ordinal: number; offset: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean; block?: string[]; blocks?: number; capture?: string }
+  /** `asks`: the landmark is the value's own label or question (`Notice period:`, `What is your notice period?`). */
+  | { kind: 'landmark'; landmark: string[]; prefix?: boolean; ordinal: number; offset: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean; block?: string[]; blocks?: number; capture?: string; asks?: true }
   | { kind: 'position'; line: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean }
 
 export type View = 'html' | 'text' | 'subject'

@@ -83,6 +83,9 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
       if (labelLine !== lineOf(doc, span[0]) && !startsLineOrCell(doc, doc.tokens[located.first]!.start)) continue
       // …and a line of fixed text: `Unit 7` above a city is the address's line 2, data, not a label.
       if (labelLine !== lineOf(doc, span[0]) && anchor.includes(WILDCARD)) continue
+      // A row of cells above is a row of keys over a row of values: the key is the cell right
+      // above the value (rules/stacked.ts), not the last word of that row (another cell's key).
+      if (labelLine !== lineOf(doc, span[0]) && doc.lineTab[labelLine]) continue
       rule.atStart = startsLineOrCell(doc, doc.tokens[located.first]!.start)
       const candidates = labelCandidates(doc, rule, field)
       let top = -1

@@ -312,6 +312,9 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
         block: kinds,
         ...(which > 0 ? { blocks: which } : {}),
         ...(capture ? { capture } : {}),
+        // The nearest line above, a label or a question ending in `:` or `?`, in the block just
+        // above the value's: it names this value, so without it the value is absent.
+        ...(rules.length === 0 && which === 0 && !anchor.prefix && /[:?]\s*$/.test(text) ? { asks: true as const } : {}),
       }
       if (sameValue(applyLandmark(doc, rule, field), doc.text.slice(span[0], span[1]))) {
         rules.push(rule)

@@ -7,6 +7,7 @@ import { listRule } from './list'
 import { patternRule } from './pattern'
 import { positionRule } from './position'
 import { rowsRule } from './rows'
+import { stackedRule } from './stacked'
 import { suffixRule } from './suffix'
 
 /** Every rule kind, by name: `applyRule` and `describeRule` dispatch through it. */
@@ -16,6 +17,7 @@ export const RULES: { [K in Rule['kind']]: RuleHandler<K> } = {
   list: listRule,
   label: labelRule,
   keyed: keyedRule,
+  stacked: stackedRule,
   pattern: patternRule,
   suffix: suffixRule,
   landmark: landmarkRule,
