@@ -11,7 +11,7 @@ import { evaluateCorpus } from './corpus-eval'
  * 0.02% / 0.03% of fields wrong in `success` results (`npm run eval:extract` prints the figures).
  * Raise them as the engine improves; never lower them to make a change pass.
  */
-const TUNING_ONE_SAMPLE_FLOOR = 0.99
+const TUNING_ONE_SAMPLE_FLOOR = 0.995
 const TUNING_TWO_SAMPLES_FLOOR = 0.995
 /** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
