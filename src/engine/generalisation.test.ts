@@ -157,6 +157,36 @@ describe('line items', () => {
     expect(three!.status).toBe('success')
   })
 
+  it("skips an item's modifier rows ('+ Extra cheese', with or without a price) and reads the items after them", async () => {
+    const receipt = (items: Array<[string, number, string, Array<[string, string]>]>) =>
+      html(
+        `<p>Blue Door Café</p><table>` +
+          items
+            .map(([name, qty, price, mods]) => `<tr><td>${name} × ${qty}</td><td>${price}</td></tr>` + mods.map(([m, p]) => `<tr><td>+ ${m}</td><td>${p}</td></tr>`).join(''))
+            .join('') +
+          `<tr><td>Subtotal</td><td>$50.00</td></tr><tr><td>Total</td><td>$54.00</td></tr></table>`,
+      )
+    const fields = [
+      { name: 'Item', value: 'Classic Burger' },
+      { name: 'Item Price', value: '$24.00' },
+    ]
+    const [got] = await learnAndRun(
+      receipt([
+        ['Classic Burger', 2, '$24.00', [['Extra cheese', '$2.00']]],
+        ['Flat White', 1, '$4.50', []],
+      ]),
+      fields,
+      [
+        receipt([
+          ['Veggie Bowl', 1, '$12.00', [['No onions', '']]],
+          ['Caesar Salad', 2, '$22.00', [['Add bacon', '$3.00'], ['Gluten-free bun', '']]],
+          ['Brownie', 1, '$5.00', []],
+        ]),
+      ],
+    )
+    expect(got!.fields).toEqual({ Item: 'Veggie Bowl\nCaesar Salad\nBrownie', 'Item Price': '$12.00\n$22.00\n$5.00' })
+  })
+
   it('does not read summary rows of the same shape as items', async () => {
     const invoice = (items: Array<[string, string]>, rest: Array<[string, string]>) =>
       html(`<h2>Invoice</h2><table>${[...items, ...rest].map(([a, b]) => `<tr><td>${a}</td><td>${b}</td></tr>`).join('')}</table><p>Paid by card.</p>`)

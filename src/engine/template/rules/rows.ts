@@ -119,14 +119,27 @@ function unitLength(doc: Doc, lines: number[], at: number, unit: UnitLine[], sto
   return unitLines(doc, lines, at, unit, stops)?.filter((l) => l >= 0).length ?? 0
 }
 
-/** The units following one another from content line `at`: each the content index of its first line. */
+/** A row marked as a part of the item above it: `+ Extra cheese`, `↳ Gift wrap`, `• No onions`. */
+const SUB_ROW = /^(?:\+|↳|›|–|-|\*|•|·)\s*\p{L}/u
+
+function isSubRow(doc: Doc, line: number): boolean {
+  return SUB_ROW.test(rowLabel(doc, line))
+}
+
+/**
+ * The units following one another from content line `at`: each the content index of its first line.
+ * Rows marked as parts of the item above (a dish's `+ Extra cheese`) are neither items nor their
+ * end, unless the items themselves are marked that way (a bulleted list).
+ */
 function runFrom(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): number[] {
   const out: number[] = []
+  const skipSubRows = at < lines.length && !isSubRow(doc, lines[at]!)
   for (let i = at; out.length < MAX_ITEMS; ) {
     const n = unitLength(doc, lines, i, unit, stops)
     if (n === 0) break
     out.push(i)
     i += n
+    while (skipSubRows && i < lines.length && isSubRow(doc, lines[i]!)) i++
   }
   return out
 }
@@ -134,7 +147,9 @@ function runFrom(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops:
 /** The content index just after a run's last unit. */
 function runEnd(doc: Doc, lines: number[], run: number[], unit: UnitLine[], stops: ReadonlySet<string>): number {
   const last = run[run.length - 1]!
-  return last + unitLength(doc, lines, last, unit, stops)
+  let end = last + unitLength(doc, lines, last, unit, stops)
+  while (!isSubRow(doc, lines[run[0]!]!) && end < lines.length && isSubRow(doc, lines[end]!)) end++
+  return end
 }
 
 type Run = number[]
