@@ -237,13 +237,16 @@ function finish(
 ): ExtractionResult {
   const fields: Record<string, string | null> = {}
   let found = 0
+  let whole = 0
   for (const f of template.fields) {
     const value = details[f.name]?.value ?? null
     fields[f.name] = value
     if (value !== null) found++
+    // A value with a reason is only part of the field (a list with items missing it).
+    if (value !== null && !details[f.name]?.reason) whole++
   }
-  const status: ExtractionStatus = found === template.fields.length ? 'success' : found > 0 ? 'partial' : 'failed'
-  const missing = template.fields.filter((f) => fields[f.name] === null).map((f) => f.name)
+  const status: ExtractionStatus = whole === template.fields.length ? 'success' : found > 0 ? 'partial' : 'failed'
+  const missing = template.fields.filter((f) => fields[f.name] === null || details[f.name]?.reason).map((f) => f.name)
   let reason = error
   if (!reason && status !== 'success') {
     const named = missing.map((name) => (details[name]?.reason ? `${name} (${details[name]!.reason})` : name))
@@ -299,6 +302,9 @@ export function extractWithTemplate(template: Template, rendered: RenderedEmail,
       warnings.push(`"${field.name}": ${JSON.stringify(match.value.slice(0, 60))} does not read as ${field.type}`)
     }
     details[field.name] = { value: match.value, cell, confidence: Math.round(confidence * 100) / 100, rule: match.rule }
+    // Items whose row does not show the field: the list is there but not whole, so not a success.
+    const empty = match.items?.filter((v) => v === '').length ?? 0
+    if (empty > 0) details[field.name]!.reason = `${empty} of ${match.items!.length} items have no value`
   }
   return { details, warnings }
 }

@@ -187,6 +187,43 @@ describe('line items', () => {
     expect(got!.fields).toEqual({ Item: 'Veggie Bowl\nCaesar Salad\nBrownie', 'Item Price': '$12.00\n$22.00\n$5.00' })
   })
 
+  it("reads a value on an item's sub-line (SKU under the name, options after it), and calls a list with items missing it partial", async () => {
+    const order = (items: Array<[string, string, string[], number]>) =>
+      html(
+        `<h1>Your Order #000012</h1><table><thead><tr><th>Items</th><th>Qty</th><th>Price</th></tr></thead>` +
+          items
+            .map(([name, sku, options, qty]) => `<tbody><tr><td><p>${name}</p>${sku ? `<p>SKU: ${sku}</p>` : ''}${options.length ? `<dl>${options.map((o) => `<dt>${o.split(':')[0]}</dt><dd>${o.split(':')[1]}</dd>`).join('')}</dl>` : ''}</td><td>${qty}</td><td>$10.00</td></tr></tbody>`)
+            .join('') +
+          `<tfoot><tr><th colspan="2">Grand Total</th><td>$30.00</td></tr></tfoot></table>`,
+      )
+    const fields = [
+      { name: 'Product', value: 'Joust Bag' },
+      { name: 'SKU', value: 'MB3' },
+    ]
+    const [withOptions, withoutSku] = await learnAndRun(
+      order([
+        ['Joust Bag', 'MB3', [], 1],
+        ['Hero Hoodie', 'MH07-M-Blue', ['Size:M', 'Color:Blue'], 2],
+      ]),
+      fields,
+      [
+        order([
+          ['Strive Tote', 'MB4-L-Red', ['Size:L', 'Color:Red'], 1],
+          ['Yoga Strap', 'WT2', [], 3],
+        ]),
+        order([
+          ['Strive Tote', 'MB4', [], 1],
+          ['Travel Mug', '', [], 1],
+        ]),
+      ],
+    )
+    expect(withOptions!.fields).toEqual({ Product: 'Strive Tote\nYoga Strap', SKU: 'MB4-L-Red\nWT2' })
+    expect(withOptions!.status).toBe('success')
+    expect(withoutSku!.fields.SKU?.trim()).toBe('MB4')
+    expect(withoutSku!.status).toBe('partial')
+    expect(withoutSku!.details.SKU!.reason).toBe('1 of 2 items have no value')
+  })
+
   it('does not read summary rows of the same shape as items', async () => {
     const invoice = (items: Array<[string, string]>, rest: Array<[string, string]>) =>
       html(`<h2>Invoice</h2><table>${[...items, ...rest].map(([a, b]) => `<tr><td>${a}</td><td>${b}</td></tr>`).join('')}</table><p>Paid by card.</p>`)

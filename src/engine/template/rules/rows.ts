@@ -205,7 +205,12 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
   const spec = rule.unit[rule.line]!
   let value: string
   if ('cells' in spec && rule.capture) {
-    value = cleanValue(compiled(rule.capture).exec(cellsOf(doc, line)[rule.cell] ?? '')?.[1] ?? '')
+    const cell = cellsOf(doc, line)[rule.cell] ?? ''
+    const re = compiled(rule.capture)
+    // A capture learned on one of the cell's sub-lines (`SKU: MB3` of `Bag • SKU: MB3 • Size • M`)
+    // is tried on each of them.
+    const m = re.exec(cell) ?? (cell.includes(SUB_LINE) ? cell.split(SUB_LINE).map((part) => re.exec(part)).find((x) => x !== null) : null)
+    value = cleanValue(m?.[1] ?? '')
   } else if ('cells' in spec) {
     const cells = cellsOf(doc, line)
     const start = doc.lineStart[line]! + cells.slice(0, rule.cell).reduce((n, c) => n + c.length + 1, 0)
@@ -221,6 +226,9 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
   return value !== '' && acceptable(value, field) ? value : ''
 }
 
+/** How html-to-text joins the lines of an item's cell (joinCellLines). */
+const SUB_LINE = ' • '
+
 /**
  * An item's cell up to the lines under its first (`Blue Hoodie • Size: M`: see html-to-text's
  * joinCellLines): a sample's item with no variant lines says nothing of them, and an item's value
@@ -228,7 +236,7 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
  * learnRows finds it cut), so other rules read it whole.
  */
 function beforeSubLines(cell: string): string {
-  const at = cell.indexOf(' • ')
+  const at = cell.indexOf(SUB_LINE)
   return at > 0 ? cell.slice(0, at) : cell
 }
 
@@ -447,9 +455,15 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
       // The value opens its cell (after spaces): read by the extent learned for it.
       extent = extents[0] ?? { kind: 'cell' }
     } else {
-      // Inside its cell (the 4 of `Linen Napkins × 4`): the cell's own pattern finds it.
+      // Inside its cell (the 4 of `Linen Napkins × 4`): the cell's own pattern finds it, or the
+      // pattern of its sub-line when the cell has several (`Bag • SKU: MB3 • Size • M`).
       const cellStart = span[0] - lead.length
-      const pattern = linePattern(doc, line, span, variable, [cellStart, cellStart + cellText.length])
+      let bounds: [number, number] = [cellStart, cellStart + cellText.length]
+      const at = span[0] - cellStart
+      const from = cellText.lastIndexOf(SUB_LINE, at)
+      const to = cellText.indexOf(SUB_LINE, at)
+      if (from >= 0 || to >= 0) bounds = [cellStart + (from >= 0 ? from + SUB_LINE.length : 0), cellStart + (to >= 0 ? to : cellText.length)]
+      const pattern = linePattern(doc, line, span, variable, bounds)
       if (!pattern) return null
       capture = pattern
     }
