@@ -426,6 +426,16 @@ describe('questions and answers', () => {
 })
 
 describe('anchors and shapes', () => {
+  it('ends a name before the email address after it, whether or not the sample\'s address had a digit', async () => {
+    const booking = (name: string, email: string) => html(`<p><b>Who</b></p><p>Maya Lindqvist - Organizer maya@studio.example</p><p>${name} ${email}</p><p><b>Where</b></p><p>Zoom</p>`)
+    const [plain, dotted] = await learnAndRun(booking('Li Wei', 'l.wei42@example.com'), [{ name: 'Attendee', value: 'Li Wei' }], [
+      booking("Björn O'Brien", 'bjorn.obrien@example.co.uk'),
+      booking('Ana de la Cruz', 'ana@example.org'),
+    ])
+    expect(plain!.fields.Attendee).toBe("Björn O'Brien")
+    expect(dotted!.fields.Attendee).toBe('Ana de la Cruz')
+  })
+
   it("does not anchor on a date's weekday shown above it (check-in and checkout both on a Tuesday)", async () => {
     const stay = (inDay: string, inDate: string, outDay: string, outDate: string) =>
       html(`<table><tr><td><p>Check-in</p><p>${inDay}</p><p>${inDate}</p></td><td><p>Checkout</p><p>${outDay}</p><p>${outDate}</p></td></tr></table><p>Guests: 2 adults</p>`)

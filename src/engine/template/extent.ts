@@ -137,7 +137,16 @@ function tailPattern(doc: Doc, from: number, to: number, variable: Span[]): stri
   while (i < to) {
     // Another value in the tail (a date) would make the split ambiguous, unless it is a number (a quantity).
     const v = spanAt(variable, i, i + 1)
-    if (v && !/^\S*\d\S*$/.test(doc.text.slice(v[0], v[1]))) return null
+    if (v && !/^\S*\d\S*$/.test(doc.text.slice(v[0], v[1])) && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(doc.text.slice(v[0], v[1]))) return null
+    // An email address after the value (`Jane Doe jane.doe42@example.com`) is known by its form,
+    // whether or not this one has a digit.
+    const email = /^[^\s@]+@[^\s@]+\.[^\s@]+/.exec(doc.text.slice(i, to))
+    if (email && (i === from || /\s/.test(doc.text[i - 1]!))) {
+      out += '[^\\s@]+@[^\\s@]+'
+      free = true
+      i += email[0].length
+      continue
+    }
     const m = /^\S*\d\S*/.exec(doc.text.slice(i, to))
     if (m && (i === from || /\s/.test(doc.text[i - 1]!))) {
       out += '\\S*\\d\\S*'
