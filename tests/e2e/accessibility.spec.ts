@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { highlightCell } from './email-frame'
 import { connectDemoGmail, PASSWORD, signInViaForm, signUpViaApi, uniqueEmail, useBrowser, waitForPath } from './browser'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
@@ -205,6 +206,25 @@ describe('accessibility (axe-core, WCAG 2 A and AA)', () => {
             await p.getByText(/^\d+ emails found$/).waitFor()
             await p.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined)
             found.push(...(await audit(p, 'wizard step 3 (training)', width)))
+            // Steps 4 and 5 need a trained field.
+            await highlightCell(p, 'Order number', { after: true })
+            const naming = p.getByRole('dialog', { name: 'Name This Field' })
+            await naming.getByLabel('Field Name').fill('Order Number')
+            await naming.getByLabel('Field Name').press('Enter')
+            await naming.waitFor({ state: 'detached' })
+            // Audited after the "Field added" toast is gone: mid-fade, its colours are not its own.
+            await p.locator('[data-sonner-toast]').first().waitFor({ state: 'detached', timeout: 15_000 })
+            await p.getByRole('button', { name: 'Next', exact: true }).click()
+            await p.getByRole('heading', { name: 'Choose Destination' }).waitFor()
+            await p.getByText('Google Sheets Connected').waitFor()
+            found.push(...(await audit(p, 'wizard step 4 (destination)', width)))
+            await p.getByRole('button', { name: 'Next', exact: true }).click()
+            await p.getByRole('heading', { name: 'Review Your Parser' }).waitFor()
+            found.push(...(await audit(p, 'wizard step 5 (review)', width)))
+            // The wizard keeps its draft in this tab: the next width starts again from step 1.
+            await p.evaluate(() => {
+              for (const key of Object.keys(sessionStorage)) if (key.startsWith('mailrow:wizard-draft')) sessionStorage.removeItem(key)
+            })
             return found
           },
         },

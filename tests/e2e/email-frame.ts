@@ -77,14 +77,15 @@ export async function highlightText(page: Page, text: string): Promise<void> {
 
 /**
  * Selects a whole table cell as a mouse drag over it would, and lets go: the cell reading `text`,
- * or with `after`, the cell after the one reading `text`. Returns the selected cell's text.
+ * or with `after`, the cell after the one reading `text` (or `text:`). Returns the selected cell's text.
  */
 export function highlightCell(page: Page, text: string, { after = false }: { after?: boolean } = {}): Promise<string> {
   return untilInEmail(
     page,
     after ? `a cell after ${text}` : `a cell reading ${text}`,
     ({ text, after }) => {
-      const found = [...document.querySelectorAll('td')].find((td) => td.textContent?.trim() === text)
+      // A label cell may end with a colon (`Order number:`).
+      const found = [...document.querySelectorAll('td')].find((td) => td.textContent?.trim() === text || (after && td.textContent?.trim() === `${text}:`))
       const cell = after ? found?.nextElementSibling : found
       if (!cell) return null
       const range = document.createRange()
