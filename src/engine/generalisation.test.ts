@@ -224,6 +224,33 @@ describe('line items', () => {
     expect(withoutSku!.details.SKU!.reason).toBe('1 of 2 items have no value')
   })
 
+  it('reads the items after a section heading row inside the items table', async () => {
+    const order = (items: Array<[string, number]>, sectionAt = -1) =>
+      html(
+        `<p>Your order S00042 has been confirmed.</p><table><tr><th>Products</th><th>Quantity</th><th>Amount</th></tr>` +
+          items.map(([name, qty], k) => `${k === sectionAt ? '<tr><td colspan="3"><strong>Optional Products</strong></td></tr>' : ''}<tr><td>${name}</td><td>${qty}.00 Units</td><td>$${qty}0.00</td></tr>`).join('') +
+          `</table><table><tr><td>Untaxed Amount</td><td>$90.00</td></tr><tr><td>Total</td><td>$99.00</td></tr></table>`,
+      )
+    const [got] = await learnAndRun(
+      order([
+        ['Desk Lamp', 2],
+        ['Office Chair', 1],
+      ]),
+      [{ name: 'Product', value: 'Desk Lamp' }],
+      [
+        order(
+          [
+            ['Desk Lamp', 2],
+            ['Monitor Arm', 1],
+            ['Cable Tray', 3],
+          ],
+          1,
+        ),
+      ],
+    )
+    expect(got!.fields.Product).toBe('Desk Lamp\nMonitor Arm\nCable Tray')
+  })
+
   it('does not read summary rows of the same shape as items', async () => {
     const invoice = (items: Array<[string, string]>, rest: Array<[string, string]>) =>
       html(`<h2>Invoice</h2><table>${[...items, ...rest].map(([a, b]) => `<tr><td>${a}</td><td>${b}</td></tr>`).join('')}</table><p>Paid by card.</p>`)

@@ -140,8 +140,17 @@ function runFrom(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops:
     out.push(i)
     i += n
     while (skipSubRows && i < lines.length && isSubRow(doc, lines[i]!)) i++
+    // A section heading between table rows (a row of one short cell: `Optional Products`) when
+    // more rows of items follow it.
+    if ('cells' in unit[0]! && i + 1 < lines.length && isSectionRow(doc, lines[i]!, stops) && unitLength(doc, lines, i + 1, unit, stops) > 0) i++
   }
   return out
+}
+
+function isSectionRow(doc: Doc, line: number, stops: ReadonlySet<string>): boolean {
+  if (doc.lineTab[line]) return false
+  const text = lineText(doc, line).trim()
+  return text !== '' && !hasDigit(text) && wordsOf(text).length <= 5 && !isSummary(text, stops)
 }
 
 /** The content index just after a run's last unit. */
