@@ -453,6 +453,15 @@ describe('questions and answers', () => {
 })
 
 describe('anchors and shapes', () => {
+  it('finds an email address in parentheses mid-sentence when the rest of the sentence changes', async () => {
+    const invite = (who: string, email: string, team: string, role: string) =>
+      text(`Hello,\n\n${who} (${email}) has invited you to join the ${team} team on Example as ${/^[AEIOU]/.test(role) ? 'an' : 'a'} ${role}.\n\nThis invitation expires in 7 days.`)
+    const [got] = await learnAndRun(invite('Kiri de la Cruz', 'kcruz@example.co.uk', 'Acme Corp', 'Member'), [{ name: 'Inviter Email', value: 'kcruz@example.co.uk' }], [
+      invite('Ana María Okonkwo', 'ana_maria+news@example.org', 'Zeta Labs, Inc.', 'Admin'),
+    ])
+    expect(got!.fields['Inviter Email']).toBe('ana_maria+news@example.org')
+  })
+
   it('ends a name before the email address after it, whether or not the sample\'s address had a digit', async () => {
     const booking = (name: string, email: string) => html(`<p><b>Who</b></p><p>Maya Lindqvist - Organizer maya@studio.example</p><p>${name} ${email}</p><p><b>Where</b></p><p>Zoom</p>`)
     const [plain, dotted] = await learnAndRun(booking('Li Wei', 'l.wei42@example.com'), [{ name: 'Attendee', value: 'Li Wei' }], [

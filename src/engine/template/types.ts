@@ -56,7 +56,8 @@ export type Rule =
   | { kind: 'stacked'; key: string[]; ordinal: number; extent: Extent }
   /** `count`: how many places the label gave a value in the sample (the value was the `ordinal`-th). */
   | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent; count?: number } & AnchorFit)
-  | { kind: 'suffix'; anchor: string[]; ordinal: number; strongGap: boolean; lineWords: string[] }
+  /** `token`: the value is the one token before the words (an address in parentheses mid-sentence), read by its shape. */
+  | { kind: 'suffix'; anchor: string[]; ordinal: number; strongGap: boolean; lineWords: string[]; token?: true }
   | { kind: 'column'; header: string[]; column: number; signature: CellClass[]; extent: Extent }
   | { kind: 'list'; landmark: string[]; prefix?: boolean; pattern: string }
   /** A whole-line pattern (`Requester: … <(value)>`), for values inside a line with no label right before them. */

@@ -1,9 +1,15 @@
 import { cleanValue, lineOf, type Doc } from '../../doc'
 import { cellStart, DEFAULT_SKIP, findAnchor, gapIsStrong, isSpace, lineHasWords, lineWordsOf, sameValue, startsLineOrCell, wordsAfter } from '../anchors'
 import { acceptable } from '../extent'
+import { fitsShape } from '../../shapes'
 import type { Span } from '../spans'
 import type { FieldTemplate, Rule, RuleHandler } from '../types'
 import { pick, type Candidate } from './candidates'
+
+/** Shapes whose one token is found again by its form before the words that follow it. */
+const TOKEN_SHAPES = new Set(['email', 'url'])
+const OPENERS = '([{<"\'“‘«'
+const CLOSERS = ')]}>"\'”’»,;'
 
 function suffixCandidates(doc: Doc, rule: Extract<Rule, { kind: 'suffix' }>, field: FieldTemplate): Candidate[] {
   const out: Candidate[] = []
@@ -14,9 +20,16 @@ function suffixCandidates(doc: Doc, rule: Extract<Rule, { kind: 'suffix' }>, fie
     if (end <= 0) continue
     const line = lineOf(doc, end - 1)
     if (line !== doc.tokens[first]!.line || !lineHasWords(doc, line, rule.lineWords)) continue
-    const start = cellStart(doc, end - 1)
+    if (rule.token) while (end > 0 && CLOSERS.includes(doc.text[end - 1]!)) end--
+    let start = cellStart(doc, Math.max(0, end - 1))
+    if (rule.token) {
+      // The one token before the words, without the brackets or quotes around it.
+      start = end
+      while (start > 0 && !isSpace(doc.text.charCodeAt(start - 1)) && doc.text[start - 1] !== '\t') start--
+      while (start < end && OPENERS.includes(doc.text[start]!)) start++
+    }
     const value = cleanValue(doc.text.slice(start, end))
-    if (!acceptable(value, field)) continue
+    if (!acceptable(value, field) || (rule.token && !fitsShape(value, field.shape, field.shapeOptions))) continue
     const fit = gapIsStrong(doc.text.slice(end, anchorStart)) === rule.strongGap ? 1 : 0
     out.push({ start, value, fit })
   }
@@ -31,9 +44,11 @@ export function learnSuffix(doc: Doc, span: Span, field: FieldTemplate, variable
   if (sameLine.length === 0) return null
   const gap = doc.text.slice(span[1], doc.tokens[sameLine[0]!]!.start)
   if (/[\p{L}\p{N}]/u.test(gap)) return null
-  // The value must start its line or cell, where the rule starts it again.
-  if (!startsLineOrCell(doc, span[0])) return null
-  const lineWords = lineWordsOf(doc, line, span, variable)
+  // The value must start its line or cell, where the rule starts it again; or be one token of a
+  // distinctive shape (an email address in parentheses mid-sentence), found again by that shape.
+  const token = !startsLineOrCell(doc, span[0])
+  if (token && (!TOKEN_SHAPES.has(field.shape) || /\s/.test(doc.text.slice(span[0], span[1])))) return null
+  const lineWords = token ? [] : lineWordsOf(doc, line, span, variable)
   for (let n = 1; n <= sameLine.length; n++) {
     const rule: Extract<Rule, { kind: 'suffix' }> = {
       kind: 'suffix',
@@ -41,6 +56,7 @@ export function learnSuffix(doc: Doc, span: Span, field: FieldTemplate, variable
       ordinal: 0,
       strongGap: gapIsStrong(gap),
       lineWords,
+      ...(token ? { token: true as const } : {}),
     }
     const candidates = suffixCandidates(doc, rule, field)
     let top = -1
