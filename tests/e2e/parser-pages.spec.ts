@@ -89,6 +89,9 @@ describe("a parser's page", () => {
     await page.getByRole('link', { name: 'Fixit orders' }).click()
     await waitForPath(page, `/parsers/${parserId}`)
     await page.getByRole('heading', { name: 'Fixit orders', level: 1 }).waitFor()
+    // Its tab says which parser it is.
+    const title = 'Fixit orders · Parser · Mailrow'
+    await page.waitForFunction((expected) => document.title === expected, title)
     const partialRow = page.getByRole('row').filter({ hasText: 'Order #7002 confirmed' })
     await partialRow.getByText('Partial').waitFor()
     expect(await partialRow.getByText('Not found', { exact: true }).count()).toBe(1)
@@ -97,6 +100,7 @@ describe("a parser's page", () => {
     await page.getByLabel('Status').selectOption('partial')
     await page.waitForURL((url) => url.searchParams.get('status') === 'partial')
     await page.getByText('Showing 1–2 of 2').waitFor()
+    expect(await page.title()).toBe(title)
 
     await partialRow.getByRole('link', { name: 'Train on this email: Order #7002 confirmed' }).click()
     await page.getByRole('heading', { name: 'Train on this email' }).waitFor()

@@ -1,21 +1,8 @@
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { paths } from '../../shared/paths'
 import { PageSpinner } from '../components/ui/page-spinner'
+import { documentTitle } from '../lib/document-title'
 import { LandingPage } from '../features/marketing/landing-page'
-
-type RouteHandle = { title?: string }
-
-/** The landing page's title, in index.html and landing.html too. */
-const SITE_TITLE = 'Mailrow: notification emails to spreadsheet rows'
-
-/** "Dashboard · Mailrow": the deepest matched route's title, so each page has its own (WCAG 2.4.2). */
-export function documentTitle(matches: ReadonlyArray<{ route: { handle?: unknown } }>): string {
-  const title = matches
-    .map((match) => (match.route.handle as RouteHandle | undefined)?.title)
-    .filter(Boolean)
-    .at(-1)
-  return title ? `${title} · Mailrow` : SITE_TITLE
-}
 
 /** Loads a page's module on first visit, so the landing page doesn't ship every screen. */
 function page(load: () => Promise<{ Component: React.ComponentType }>): Pick<RouteObject, 'lazy' | 'HydrateFallback'> {
@@ -75,7 +62,7 @@ export const router = createBrowserRouter([
 ])
 
 // Set on every navigation, once the new page is there (lazy routes load first).
-document.title = documentTitle(router.state.matches)
+document.title = documentTitle(router.state.matches.map((match) => match.route.handle))
 router.subscribe((state) => {
-  document.title = documentTitle(state.matches)
+  document.title = documentTitle(state.matches.map((match) => match.route.handle))
 })

@@ -4,8 +4,8 @@ import { Link } from 'react-router'
 import { paths } from '../../../shared/paths'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
+import { Field } from '../../components/ui/field'
 import { Input } from '../../components/ui/input'
-import { Label } from '../../components/ui/label'
 import { Spinner } from '../../components/ui/spinner'
 
 type Schema = Record<string, unknown>
@@ -72,10 +72,9 @@ export function ApiDocsPage() {
               </a>{' '}
               · keys in <Link className="underline underline-offset-4" to={`${paths.settings}#api-keys`}>Settings → API keys</Link>
             </p>
-            <div className="flex max-w-md flex-col gap-1.5">
-              <Label htmlFor="try-api-key">API key for "Try it"</Label>
-              <Input id="try-api-key" type="password" autoComplete="off" placeholder="mrw_…" value={apiKey} onChange={(e) => setApiKey(e.target.value.trim())} />
-            </div>
+            <Field label='API key for "Try it"' className="max-w-md gap-1.5">
+              {(control) => <Input {...control} type="password" autoComplete="off" placeholder="mrw_…" value={apiKey} onChange={(e) => setApiKey(e.target.value.trim())} />}
+            </Field>
           </header>
           {doc.data.tags.map((tag) => {
             const operations = Object.entries(doc.data.paths).flatMap(([path, methods]) =>
@@ -179,18 +178,22 @@ function OperationCard({ path, method, op, apiKey }: { path: string; method: str
       </p>
       <form className="flex flex-col gap-2" onSubmit={(e) => void send(e)} aria-label={`Try ${op.summary}`}>
         {op.parameters.map((p) => (
-          <div key={`${p.in}-${p.name}`} className="flex flex-col gap-1">
-            <Label htmlFor={`${anchor}-${p.name}`}>
-              {p.name} <span className="font-normal text-muted-foreground">({p.in}{p.required ? ', required' : ''}){p.description ? `: ${p.description}` : ''}</span>
-            </Label>
-            <Input id={`${anchor}-${p.name}`} value={values[p.name] ?? ''} onChange={(e) => setValues({ ...values, [p.name]: e.target.value })} />
-          </div>
+          <Field
+            key={`${p.in}-${p.name}`}
+            label={
+              <>
+                {p.name} <span className="font-normal text-muted-foreground">({p.in}{p.required ? ', required' : ''}){p.description ? `: ${p.description}` : ''}</span>
+              </>
+            }
+            className="gap-1"
+          >
+            {(control) => <Input {...control} value={values[p.name] ?? ''} onChange={(e) => setValues({ ...values, [p.name]: e.target.value })} />}
+          </Field>
         ))}
         {jsonSchema ? (
-          <div className="flex flex-col gap-1">
-            <Label htmlFor={`${anchor}-body`}>JSON body</Label>
-            <textarea id={`${anchor}-body`} className="min-h-24 rounded-md border bg-background p-2 font-mono text-xs" value={body} onChange={(e) => setBody(e.target.value)} />
-          </div>
+          <Field label="JSON body" className="gap-1">
+            {(control) => <textarea {...control} className="min-h-24 rounded-md border bg-background p-2 font-mono text-xs" value={body} onChange={(e) => setBody(e.target.value)} />}
+          </Field>
         ) : null}
         <div>
           <Button type="submit" size="sm" variant="outline" disabled={sending}>

@@ -7,9 +7,8 @@ import { toast } from 'sonner'
 import { forgotPasswordSchema } from '../../../shared/contracts/auth'
 import { paths } from '../../../shared/paths'
 import { Button } from '../../components/ui/button'
-import { FieldError } from '../../components/ui/form-error'
+import { Field } from '../../components/ui/field'
 import { Input } from '../../components/ui/input'
-import { Label } from '../../components/ui/label'
 import { authClient, authErrorMessage } from '../../lib/auth-client'
 import { usePublicConfig } from '../config/use-public-config'
 import { AuthLayout } from './components/auth-layout'
@@ -78,20 +77,9 @@ export function ForgotPasswordPage() {
       footer={backToSignIn}
     >
       <form onSubmit={handleSubmit(sendResetLink)} noValidate className="flex flex-col gap-4">
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="email">Email</Label>
-          <Input
-            id="email"
-            type="email"
-            autoComplete="email"
-            autoFocus
-            placeholder="you@example.com"
-            aria-invalid={errors.email ? true : undefined}
-            aria-describedby={errors.email ? 'email-error' : undefined}
-            {...register('email')}
-          />
-          <FieldError id="email-error" message={errors.email?.message} />
-        </div>
+        <Field label="Email" error={errors.email?.message}>
+          {(control) => <Input {...control} type="email" autoComplete="email" autoFocus placeholder="you@example.com" {...register('email')} />}
+        </Field>
         <Button type="submit" className="w-full" disabled={isSubmitting}>
           {isSubmitting ? 'Sending...' : 'Send reset link'}
         </Button>

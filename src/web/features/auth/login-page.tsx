@@ -8,9 +8,8 @@ import type { z } from 'zod'
 import { loginSchema } from '../../../shared/contracts/auth'
 import { paths } from '../../../shared/paths'
 import { Button } from '../../components/ui/button'
-import { FieldError } from '../../components/ui/form-error'
+import { Field } from '../../components/ui/field'
 import { Input } from '../../components/ui/input'
-import { Label } from '../../components/ui/label'
 import { authClient, authErrorMessage } from '../../lib/auth-client'
 import { firstFieldError } from '../../lib/first-field-error'
 import { AuthLayout } from './components/auth-layout'
@@ -95,30 +94,13 @@ export function LoginPage() {
     >
       {unconfirmedEmail ? <ConfirmEmailNotice email={unconfirmedEmail} /> : null}
       <form noValidate onSubmit={form.handleSubmit(onValid, onInvalid)} className="grid gap-4">
+        <Field label="Email" error={shown?.field === 'email' ? shown.message : undefined}>
+          {(control) => <Input {...control} type="email" autoComplete="username webauthn" placeholder="you@example.com" {...form.register('email')} />}
+        </Field>
         <div className="grid gap-2">
-          <Label htmlFor="email">Email</Label>
-          <Input
-            id="email"
-            type="email"
-            autoComplete="username webauthn"
-            placeholder="you@example.com"
-            aria-invalid={shown?.field === 'email'}
-            aria-describedby={shown?.field === 'email' ? 'email-error' : undefined}
-            {...form.register('email')}
-          />
-          <FieldError id="email-error" message={shown?.field === 'email' ? shown.message : undefined} />
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor="password">Password</Label>
-          <Input
-            id="password"
-            type="password"
-            autoComplete="current-password"
-            aria-invalid={shown?.field === 'password'}
-            aria-describedby={shown?.field === 'password' ? 'password-error' : undefined}
-            {...form.register('password')}
-          />
-          <FieldError id="password-error" message={shown?.field === 'password' ? shown.message : undefined} />
+          <Field label="Password" error={shown?.field === 'password' ? shown.message : undefined}>
+            {(control) => <Input {...control} type="password" autoComplete="current-password" {...form.register('password')} />}
+          </Field>
           {/* After the field, so Tab goes Email → Password → this → Sign In. */}
           <Link to={paths.forgotPassword} className="justify-self-end text-xs text-muted-foreground hover:text-primary hover:underline">
             Forgot password?

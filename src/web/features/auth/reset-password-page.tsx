@@ -7,9 +7,8 @@ import type { z } from 'zod'
 import { resetPasswordSchema } from '../../../shared/contracts/auth'
 import { paths } from '../../../shared/paths'
 import { Button } from '../../components/ui/button'
-import { FieldError } from '../../components/ui/form-error'
+import { Field } from '../../components/ui/field'
 import { Input } from '../../components/ui/input'
-import { Label } from '../../components/ui/label'
 import { authClient, authErrorMessage } from '../../lib/auth-client'
 import { AuthLayout } from './components/auth-layout'
 
@@ -82,33 +81,12 @@ function ResetPasswordForm({ token, onTokenRejected }: { token: string; onTokenR
       }
     >
       <form onSubmit={handleSubmit(resetPassword)} noValidate className="flex flex-col gap-4">
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="password">New password</Label>
-          <Input
-            id="password"
-            type="password"
-            autoComplete="new-password"
-            autoFocus
-            aria-invalid={firstInvalid === 'password' ? true : undefined}
-            aria-describedby={firstInvalid === 'password' ? 'password-error' : undefined}
-            {...register('password')}
-          />
-          {firstInvalid === 'password' ? <FieldError id="password-error" message={errors.password?.message} /> : null}
-        </div>
-        <div className="flex flex-col gap-2">
-          <Label htmlFor="confirmPassword">Confirm new password</Label>
-          <Input
-            id="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            aria-invalid={firstInvalid === 'confirmPassword' ? true : undefined}
-            aria-describedby={firstInvalid === 'confirmPassword' ? 'confirmPassword-error' : undefined}
-            {...register('confirmPassword')}
-          />
-          {firstInvalid === 'confirmPassword' ? (
-            <FieldError id="confirmPassword-error" message={errors.confirmPassword?.message} />
-          ) : null}
-        </div>
+        <Field label="New password" error={firstInvalid === 'password' ? errors.password?.message : undefined}>
+          {(control) => <Input {...control} type="password" autoComplete="new-password" autoFocus {...register('password')} />}
+        </Field>
+        <Field label="Confirm new password" error={firstInvalid === 'confirmPassword' ? errors.confirmPassword?.message : undefined}>
+          {(control) => <Input {...control} type="password" autoComplete="new-password" {...register('confirmPassword')} />}
+        </Field>
         <Button type="submit" className="w-full" disabled={isSubmitting}>
           {isSubmitting ? 'Updating...' : 'Update password'}
         </Button>

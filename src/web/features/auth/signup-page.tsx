@@ -7,9 +7,8 @@ import type { z } from 'zod'
 import { signupSchema } from '../../../shared/contracts/auth'
 import { paths } from '../../../shared/paths'
 import { Button } from '../../components/ui/button'
-import { FieldError } from '../../components/ui/form-error'
+import { Field } from '../../components/ui/field'
 import { Input } from '../../components/ui/input'
-import { Label } from '../../components/ui/label'
 import { authClient, authErrorMessage } from '../../lib/auth-client'
 import { firstFieldError } from '../../lib/first-field-error'
 import { AuthLayout } from './components/auth-layout'
@@ -57,11 +56,8 @@ export function SignupPage() {
     }
   }
 
-  const field = (name: (typeof FIELD_ORDER)[number]) => ({
-    'aria-invalid': shown?.field === name,
-    'aria-describedby': shown?.field === name ? `${name}-error` : undefined,
-    ...form.register(name),
-  })
+  // One message at a time, on the first field in error (the same one the toast names).
+  const errorOf = (name: (typeof FIELD_ORDER)[number]) => (shown?.field === name ? shown.message : undefined)
 
   return (
     <AuthLayout
@@ -83,22 +79,15 @@ export function SignupPage() {
       }
     >
       <form noValidate onSubmit={form.handleSubmit(onValid, onInvalid)} className="grid gap-4">
-        <div className="grid gap-2">
-          <Label htmlFor="email">Email</Label>
-          <Input id="email" type="email" autoComplete="email" placeholder="you@example.com" {...field('email')} />
-          <FieldError id="email-error" message={shown?.field === 'email' ? shown.message : undefined} />
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor="password">Password</Label>
-          <Input id="password" type="password" autoComplete="new-password" {...field('password')} />
-          <FieldError id="password-error" message={shown?.field === 'password' ? shown.message : undefined} />
-          <p className="text-xs text-muted-foreground">8 to 128 characters, with an uppercase letter, a lowercase letter and a number.</p>
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor="confirmPassword">Confirm password</Label>
-          <Input id="confirmPassword" type="password" autoComplete="new-password" {...field('confirmPassword')} />
-          <FieldError id="confirmPassword-error" message={shown?.field === 'confirmPassword' ? shown.message : undefined} />
-        </div>
+        <Field label="Email" error={errorOf('email')}>
+          {(control) => <Input {...control} type="email" autoComplete="email" placeholder="you@example.com" {...form.register('email')} />}
+        </Field>
+        <Field label="Password" hint="8 to 128 characters, with an uppercase letter, a lowercase letter and a number." error={errorOf('password')}>
+          {(control) => <Input {...control} type="password" autoComplete="new-password" {...form.register('password')} />}
+        </Field>
+        <Field label="Confirm password" error={errorOf('confirmPassword')}>
+          {(control) => <Input {...control} type="password" autoComplete="new-password" {...form.register('confirmPassword')} />}
+        </Field>
         <Button type="submit" className="w-full" disabled={isSubmitting}>
           {isSubmitting ? 'Creating Account...' : 'Create Account'}
         </Button>

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { totpCodeSchema } from '../../../shared/contracts/auth'
 import { paths } from '../../../shared/paths'
 import { Button } from '../../components/ui/button'
-import { FieldError } from '../../components/ui/form-error'
+import { Field } from '../../components/ui/field'
 import { Input } from '../../components/ui/input'
 import { Label } from '../../components/ui/label'
 import { authClient, authErrorMessage, useSession } from '../../lib/auth-client'
@@ -109,21 +109,19 @@ function CodeForm({ mode, onVerify }: { mode: Mode; onVerify: (values: CodeFormV
 
   return (
     <form onSubmit={handleSubmit(onVerify)} noValidate className="flex flex-col gap-4">
-      <div className="flex flex-col gap-2">
-        <Label htmlFor="two-factor-code">{isTotp ? 'Verification code' : 'Backup code'}</Label>
-        <Input
-          id="two-factor-code"
-          autoFocus
-          autoComplete={isTotp ? 'one-time-code' : 'off'}
-          inputMode={isTotp ? 'numeric' : 'text'}
-          placeholder={isTotp ? '123456' : 'xxxxx-xxxxx'}
-          className="font-mono tracking-widest"
-          aria-invalid={errors.code ? true : undefined}
-          aria-describedby={errors.code ? 'two-factor-code-error' : undefined}
-          {...register('code')}
-        />
-        <FieldError id="two-factor-code-error" message={errors.code?.message} />
-      </div>
+      <Field label={isTotp ? 'Verification code' : 'Backup code'} error={errors.code?.message}>
+        {(control) => (
+          <Input
+            {...control}
+            autoFocus
+            autoComplete={isTotp ? 'one-time-code' : 'off'}
+            inputMode={isTotp ? 'numeric' : 'text'}
+            placeholder={isTotp ? '123456' : 'xxxxx-xxxxx'}
+            className="font-mono tracking-widest"
+            {...register('code')}
+          />
+        )}
+      </Field>
       <div className="flex items-center gap-2">
         <input
           id="trust-device"

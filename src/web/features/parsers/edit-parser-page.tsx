@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowLeft, ArrowUp, Plus, Trash2 } from 'lucide-react'
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { toast } from 'sonner'
 import type { FieldType } from '../../../shared/contracts/extraction'
@@ -16,8 +16,8 @@ import type { ParserView } from '../../../shared/contracts/parsers'
 import { parserPath, paths } from '../../../shared/paths'
 import { AppHeader } from '../../components/layout/app-header'
 import { Button } from '../../components/ui/button'
+import { Field } from '../../components/ui/field'
 import { Input } from '../../components/ui/input'
-import { Label } from '../../components/ui/label'
 import { Spinner } from '../../components/ui/spinner'
 import { useAccount } from '../settings/api/get-account'
 import { useEditParser, useParser } from './api/parser-pages'
@@ -57,7 +57,6 @@ type FieldRow = { key: string; name: string; previousName: string; type: FieldTy
 function EditForm({ parser, isStarter }: { parser: ParserView; isStarter: boolean }) {
   const navigate = useNavigate()
   const edit = useEditParser(parser.id)
-  const ids = useId()
   const [name, setName] = useState(parser.name)
   const [filters, setFilters] = useState({ filterFrom: parser.filter_from ?? '', filterSubject: parser.filter_subject ?? '', filterLabel: parser.filter_label ?? '' })
   const advanced = parser.advanced_filters
@@ -119,18 +118,16 @@ function EditForm({ parser, isStarter }: { parser: ParserView; isStarter: boolea
     <form className="grid gap-6" onSubmit={onSubmit} noValidate>
       <h1 className="text-3xl font-bold tracking-tight">Edit {parser.name}</h1>
 
-      <section className="grid gap-2 rounded-lg border bg-background p-4">
-        <Label htmlFor={`${ids}-name`}>Parser name</Label>
-        <Input id={`${ids}-name`} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />
-      </section>
+      <Field label="Parser name" className="rounded-lg border bg-background p-4">
+        {(control) => <Input {...control} value={name} onChange={(e) => setName(e.target.value)} maxLength={200} />}
+      </Field>
 
       <fieldset className="grid gap-3 rounded-lg border bg-background p-4">
         <legend className="px-1 font-semibold">Filters</legend>
         {(['filterFrom', 'filterSubject', 'filterLabel'] as const).map((key) => (
-          <div key={key} className="grid gap-1">
-            <Label htmlFor={`${ids}-${key}`}>{{ filterFrom: 'From', filterSubject: 'Subject contains', filterLabel: 'Label' }[key]}</Label>
-            <Input id={`${ids}-${key}`} value={filters[key]} onChange={(e) => setFilters((f) => ({ ...f, [key]: e.target.value }))} maxLength={500} />
-          </div>
+          <Field key={key} label={{ filterFrom: 'From', filterSubject: 'Subject contains', filterLabel: 'Label' }[key]} className="gap-1">
+            {(control) => <Input {...control} value={filters[key]} onChange={(e) => setFilters((f) => ({ ...f, [key]: e.target.value }))} maxLength={500} />}
+          </Field>
         ))}
       </fieldset>
 
@@ -145,10 +142,9 @@ function EditForm({ parser, isStarter }: { parser: ParserView; isStarter: boolea
             ['gmailQuery', 'Gmail search', 'has:attachment -in:chats'],
           ] as const
         ).map(([key, label, placeholder]) => (
-          <div key={key} className="grid gap-1">
-            <Label htmlFor={`${ids}-${key}`}>{label}</Label>
-            <Input id={`${ids}-${key}`} value={adv[key]} placeholder={placeholder} onChange={(e) => setAdv((a) => ({ ...a, [key]: e.target.value }))} maxLength={500} />
-          </div>
+          <Field key={key} label={label} className="gap-1">
+            {(control) => <Input {...control} value={adv[key]} placeholder={placeholder} onChange={(e) => setAdv((a) => ({ ...a, [key]: e.target.value }))} maxLength={500} />}
+          </Field>
         ))}
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" className="size-4" checked={adv.hasAttachment} onChange={(e) => setAdv((a) => ({ ...a, hasAttachment: e.target.checked }))} />
@@ -166,15 +162,16 @@ function EditForm({ parser, isStarter }: { parser: ParserView; isStarter: boolea
         <ol className="grid gap-2">
           {fields.map((field, index) => (
             <li key={field.key} className="flex flex-wrap items-end gap-2 rounded-md border p-2" data-testid="edit-field">
-              <div className="grid min-w-40 flex-1 gap-1">
-                <Label htmlFor={`${ids}-field-${field.key}`}>Field {index + 1} name</Label>
-                <Input
-                  id={`${ids}-field-${field.key}`}
-                  value={field.name}
-                  maxLength={200}
-                  onChange={(e) => setFields((rows) => rows.map((r) => (r.key === field.key ? { ...r, name: e.target.value } : r)))}
-                />
-              </div>
+              <Field label={`Field ${index + 1} name`} className="min-w-40 flex-1 gap-1">
+                {(control) => (
+                  <Input
+                    {...control}
+                    value={field.name}
+                    maxLength={200}
+                    onChange={(e) => setFields((rows) => rows.map((r) => (r.key === field.key ? { ...r, name: e.target.value } : r)))}
+                  />
+                )}
+              </Field>
               <FieldTypeSelect
                 name={field.name || `field ${index + 1}`}
                 value={field.type}
@@ -228,11 +225,13 @@ function EditForm({ parser, isStarter }: { parser: ParserView; isStarter: boolea
         </Button>
       </fieldset>
 
-      <section className="grid gap-2 rounded-lg border bg-background p-4">
-        <Label htmlFor={`${ids}-sheet`}>Spreadsheet (ID or URL)</Label>
-        <Input id={`${ids}-sheet`} value={spreadsheet} onChange={(e) => setSpreadsheet(e.target.value)} maxLength={2000} />
-        <p className="text-xs text-muted-foreground">Another spreadsheet here: new rows go there from now on; the rows already written stay where they are.</p>
-      </section>
+      <Field
+        label="Spreadsheet (ID or URL)"
+        hint="Another spreadsheet here: new rows go there from now on; the rows already written stay where they are."
+        className="rounded-lg border bg-background p-4"
+      >
+        {(control) => <Input {...control} value={spreadsheet} onChange={(e) => setSpreadsheet(e.target.value)} maxLength={2000} />}
+      </Field>
 
       {error ? (
         <p role="alert" className="text-sm text-destructive">
@@ -252,7 +251,6 @@ function EditForm({ parser, isStarter }: { parser: ParserView; isStarter: boolea
 }
 
 function CustomFieldRow({ index, custom, onChange, onRemove }: { index: number; custom: CustomField; onChange: (c: CustomField) => void; onRemove: () => void }) {
-  const id = useId()
   const setKind = (kind: CustomFieldKind) => {
     if (kind === 'fixed') onChange({ kind, name: custom.name, value: '' })
     else if (kind === 'computed') onChange({ kind, name: custom.name, expression: '' })
@@ -260,31 +258,29 @@ function CustomFieldRow({ index, custom, onChange, onRemove }: { index: number; 
   }
   return (
     <li className="flex flex-wrap items-end gap-2 rounded-md border p-2" data-testid="custom-field">
-      <div className="grid gap-1">
-        <Label htmlFor={`${id}-kind`}>Custom field {index + 1} kind</Label>
-        <select id={`${id}-kind`} className="h-10 rounded-md border bg-background px-2 text-sm" value={custom.kind} onChange={(e) => setKind(e.target.value as CustomFieldKind)}>
-          {CUSTOM_FIELD_KINDS.map((kind) => (
-            <option key={kind} value={kind}>
-              {CUSTOM_FIELD_LABELS[kind]}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="grid min-w-32 flex-1 gap-1">
-        <Label htmlFor={`${id}-name`}>Custom field {index + 1} name</Label>
-        <Input id={`${id}-name`} value={custom.name} maxLength={200} onChange={(e) => onChange({ ...custom, name: e.target.value })} />
-      </div>
+      <Field label={`Custom field ${index + 1} kind`} className="gap-1">
+        {(control) => (
+          <select {...control} className="h-10 rounded-md border bg-background px-2 text-sm" value={custom.kind} onChange={(e) => setKind(e.target.value as CustomFieldKind)}>
+            {CUSTOM_FIELD_KINDS.map((kind) => (
+              <option key={kind} value={kind}>
+                {CUSTOM_FIELD_LABELS[kind]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={`Custom field ${index + 1} name`} className="min-w-32 flex-1 gap-1">
+        {(control) => <Input {...control} value={custom.name} maxLength={200} onChange={(e) => onChange({ ...custom, name: e.target.value })} />}
+      </Field>
       {custom.kind === 'fixed' && (
-        <div className="grid min-w-32 flex-1 gap-1">
-          <Label htmlFor={`${id}-value`}>Custom field {index + 1} value</Label>
-          <Input id={`${id}-value`} value={custom.value} maxLength={1000} onChange={(e) => onChange({ ...custom, value: e.target.value })} />
-        </div>
+        <Field label={`Custom field ${index + 1} value`} className="min-w-32 flex-1 gap-1">
+          {(control) => <Input {...control} value={custom.value} maxLength={1000} onChange={(e) => onChange({ ...custom, value: e.target.value })} />}
+        </Field>
       )}
       {custom.kind === 'computed' && (
-        <div className="grid min-w-48 flex-1 gap-1">
-          <Label htmlFor={`${id}-expr`}>Custom field {index + 1} expression</Label>
-          <Input id={`${id}-expr`} value={custom.expression} maxLength={500} onChange={(e) => onChange({ ...custom, expression: e.target.value })} />
-        </div>
+        <Field label={`Custom field ${index + 1} expression`} className="min-w-48 flex-1 gap-1">
+          {(control) => <Input {...control} value={custom.expression} maxLength={500} onChange={(e) => onChange({ ...custom, expression: e.target.value })} />}
+        </Field>
       )}
       <Button type="button" variant="ghost" size="icon" aria-label={`Remove custom field ${custom.name || index + 1}`} onClick={onRemove}>
         <Trash2 />

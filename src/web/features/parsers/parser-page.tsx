@@ -9,6 +9,7 @@ import { Button } from '../../components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card'
 import { Spinner } from '../../components/ui/spinner'
 import { ApiError } from '../../lib/api-client'
+import { usePageTitle } from '../../lib/document-title'
 import { PauseResumeButton } from '../dashboard/components/pause-resume-button'
 import { BackfillProgress } from '../dashboard/components/backfill-progress'
 import { DeleteParserDialog } from '../dashboard/components/delete-parser-dialog'
@@ -24,6 +25,7 @@ export function ParserPage() {
   const parser = useParser(parserId)
   const [isTesting, setTesting] = useState(false)
   const [isDeleting, setDeleting] = useState(false)
+  usePageTitle(parser.data?.name)
 
   if (parser.isPending) {
     return (

@@ -6,8 +6,8 @@ import { toast } from 'sonner'
 import { testParserInputSchema, type ParserView, type TestParserResult } from '../../../../shared/contracts/parsers'
 import { Button } from '../../../components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
+import { Field } from '../../../components/ui/field'
 import { Input } from '../../../components/ui/input'
-import { Label } from '../../../components/ui/label'
 import { useTestParser } from '../api/test-parser'
 import { formatExtractionMethod } from '../format'
 import { RecentEmailsPicker } from './recent-emails-picker'
@@ -76,17 +76,9 @@ function TestParserForm({ parser, onClose }: { parser: ParserView; onClose: () =
         </DialogDescription>
       </DialogHeader>
 
-      <div className="flex flex-col gap-2">
-        <Label htmlFor="test-email-id">Gmail message ID</Label>
-        <Input
-          id="test-email-id"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="e.g. 18c4f2a9e1b7d3c5"
-          className="font-mono"
-          {...register('emailId')}
-        />
-      </div>
+      <Field label="Gmail message ID">
+        {(control) => <Input {...control} autoComplete="off" spellCheck={false} placeholder="e.g. 18c4f2a9e1b7d3c5" className="font-mono" {...register('emailId')} />}
+      </Field>
 
       <RecentEmailsPicker
         parserId={parser.id}

@@ -1,5 +1,6 @@
-import { useId, useState } from 'react'
+import { useState } from 'react'
 import { Button } from '../../../components/ui/button'
+import { Field } from '../../../components/ui/field'
 import { Input } from '../../../components/ui/input'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
 import type { HighlightedValue } from '../selection-context'
@@ -26,7 +27,6 @@ export function AssignFieldDialog({
   // A new field (issue 12 item 3): its value comes from this email; it becomes a new sheet column.
   const [isNew, setNew] = useState(false)
   const [newName, setNewName] = useState('')
-  const newNameId = useId()
   const trimmed = newName.trim()
   const clash = fieldNames.some((field) => field.toLowerCase() === trimmed.toLowerCase())
   const chosen = isNew ? trimmed : name
@@ -70,13 +70,9 @@ export function AssignFieldDialog({
               A new field (a new column in the sheet)
             </label>
             {isNew && (
-              <div className="grid gap-1">
-                <label htmlFor={newNameId} className="text-sm font-medium">
-                  New field name
-                </label>
-                <Input id={newNameId} value={newName} onChange={(event) => setNewName(event.target.value)} maxLength={200} autoFocus aria-invalid={clash || undefined} />
-                {clash ? <p className="text-xs text-destructive">The parser already has a field named {trimmed}.</p> : null}
-              </div>
+              <Field label="New field name" error={clash ? `The parser already has a field named ${trimmed}.` : undefined} className="gap-1">
+                {(control) => <Input {...control} value={newName} onChange={(event) => setNewName(event.target.value)} maxLength={200} autoFocus />}
+              </Field>
             )}
           </fieldset>
           <DialogFooter>

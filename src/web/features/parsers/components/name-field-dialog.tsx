@@ -1,9 +1,8 @@
 import { useState } from 'react'
 import { Button } from '../../../components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { FieldError } from '../../../components/ui/form-error'
+import { Field } from '../../../components/ui/field'
 import { Input } from '../../../components/ui/input'
-import { Label } from '../../../components/ui/label'
 import type { HighlightedValue } from '../selection-context'
 
 /** 'Name This Field' (spec §2 step 3): opens on a highlight; Enter confirms. */
@@ -52,21 +51,19 @@ export function NameFieldDialog({
               {highlight.value}
             </p>
           </div>
-          <div className="grid gap-2">
-            <Label htmlFor="field-name">Field Name</Label>
-            <Input
-              id="field-name"
-              autoFocus
-              autoComplete="off"
-              maxLength={200}
-              placeholder="e.g., Amount, Invoice Number, Customer Name"
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              aria-invalid={Boolean(error)}
-              aria-describedby={error ? 'field-name-error' : undefined}
-            />
-            <FieldError id="field-name-error" message={error} />
-          </div>
+          <Field label="Field Name" error={error}>
+            {(control) => (
+              <Input
+                {...control}
+                autoFocus
+                autoComplete="off"
+                maxLength={200}
+                placeholder="e.g., Amount, Invoice Number, Customer Name"
+                value={name}
+                onChange={(event) => setName(event.target.value)}
+              />
+            )}
+          </Field>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={onCancel}>
               Cancel

@@ -6,6 +6,7 @@ import { PARSER_EMAIL_FILTERS, type ParserEmailFilter, type ParserEmailRow, type
 import { trainOnEmailPath } from '../../../../shared/paths'
 import { Badge } from '../../../components/ui/badge'
 import { Button } from '../../../components/ui/button'
+import { Field } from '../../../components/ui/field'
 import { Input } from '../../../components/ui/input'
 import { Spinner } from '../../../components/ui/spinner'
 import { useParserEmails, useReprocessEmails } from '../api/parser-pages'
@@ -89,29 +90,30 @@ export function ParserEmailsTable({
             onQueryChange({ q: search.trim() })
           }}
         >
-          <label className="grid gap-1 text-sm">
-            <span className="font-medium">Search emails</span>
-            <Input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Subject, sender or a value" className="w-64" />
-          </label>
+          <Field label="Search emails" className="gap-1">
+            {(control) => <Input {...control} type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Subject, sender or a value" className="w-64" />}
+          </Field>
           <Button type="submit" variant="outline">
             <Search aria-hidden />
             Search
           </Button>
-          <label className="grid gap-1 text-sm">
-            <span className="font-medium">Status</span>
-            <select
-              className="h-10 rounded-md border border-input bg-background px-3 text-sm"
-              value={query.status}
-              onChange={(event) => onQueryChange({ status: event.target.value as ParserEmailFilter })}
-            >
-              {PARSER_EMAIL_FILTERS.map((filter) => (
-                <option key={filter} value={filter}>
-                  {filterLabels[filter]}
-                  {emails.data ? ` (${emails.data.counts[filter]})` : ''}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Field label="Status" className="gap-1">
+            {(control) => (
+              <select
+                {...control}
+                className="h-10 rounded-md border border-input bg-background px-3 text-sm"
+                value={query.status}
+                onChange={(event) => onQueryChange({ status: event.target.value as ParserEmailFilter })}
+              >
+                {PARSER_EMAIL_FILTERS.map((filter) => (
+                  <option key={filter} value={filter}>
+                    {filterLabels[filter]}
+                    {emails.data ? ` (${emails.data.counts[filter]})` : ''}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
         </form>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" disabled={selectedHere.length === 0 || reprocess.isPending} onClick={() => run({ ids: selectedHere }, 'Selected emails')}>

@@ -2,8 +2,7 @@ import { Check, Lock } from 'lucide-react'
 import { toast } from 'sonner'
 import { PARSER_TYPES, type ParserType, type Plan } from '../../../../shared/plans'
 import { Badge } from '../../../components/ui/badge'
-import { Label } from '../../../components/ui/label'
-import { Switch } from '../../../components/ui/switch'
+import { SwitchField } from '../../../components/ui/field'
 import { cn } from '../../../lib/utils'
 import { chooseParserType, isParserTypeAvailable, PARSER_TYPE_INFO } from '../parser-types'
 import { useUpgrade } from '../../billing/use-upgrade'
@@ -76,22 +75,13 @@ export function ParserTypePicker({
         })}
       </div>
       {plan === 'pro' && (
-        <div className="flex items-center justify-between gap-4 rounded-md border p-4">
-          <div className="grid gap-1">
-            <Label htmlFor="parse-attachments">Parse PDF Attachments</Label>
-            <p id="parse-attachments-hint" className="text-xs text-muted-foreground">
-              {parserType === 'full_ai' ? 'Read values from PDF attachments too.' : 'Available with the Full AI Parser.'} Excel and CSV
-              support coming soon.
-            </p>
-          </div>
-          <Switch
-            id="parse-attachments"
-            aria-describedby="parse-attachments-hint"
-            checked={parserType === 'full_ai' && parseAttachments}
-            disabled={parserType !== 'full_ai'}
-            onCheckedChange={(checked) => onChange({ parseAttachments: checked })}
-          />
-        </div>
+        <SwitchField
+          label="Parse PDF Attachments"
+          hint={`${parserType === 'full_ai' ? 'Read values from PDF attachments too.' : 'Available with the Full AI Parser.'} Excel and CSV support coming soon.`}
+          checked={parserType === 'full_ai' && parseAttachments}
+          disabled={parserType !== 'full_ai'}
+          onCheckedChange={(checked) => onChange({ parseAttachments: checked })}
+        />
       )}
     </section>
   )

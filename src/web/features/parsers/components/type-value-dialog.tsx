@@ -1,9 +1,8 @@
 import { useState } from 'react'
 import { Button } from '../../../components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { FieldError } from '../../../components/ui/form-error'
+import { Field } from '../../../components/ui/field'
 import { Input } from '../../../components/ui/input'
-import { Label } from '../../../components/ui/label'
 import { highlightFromTypedValue, type HighlightedValue } from '../selection-context'
 
 /** The keyboard way to pick a value: type it as it appears in the email, then name it as usual. */
@@ -38,22 +37,20 @@ export function TypeValueDialog({
             <DialogTitle>Add field by typing</DialogTitle>
             <DialogDescription>Type a value exactly as it appears in the email, for example an amount or an order number. You name it next.</DialogDescription>
           </DialogHeader>
-          <div className="grid gap-2">
-            <Label htmlFor="typed-value">Value in the email</Label>
-            <Input
-              id="typed-value"
-              autoFocus
-              autoComplete="off"
-              value={typed}
-              onChange={(event) => {
-                setTyped(event.target.value)
-                setError(undefined)
-              }}
-              aria-invalid={Boolean(error)}
-              aria-describedby={error ? 'typed-value-error' : undefined}
-            />
-            <FieldError id="typed-value-error" message={error} />
-          </div>
+          <Field label="Value in the email" error={error}>
+            {(control) => (
+              <Input
+                {...control}
+                autoFocus
+                autoComplete="off"
+                value={typed}
+                onChange={(event) => {
+                  setTyped(event.target.value)
+                  setError(undefined)
+                }}
+              />
+            )}
+          </Field>
           <DialogFooter>
             <Button type="button" variant="outline" onClick={onCancel}>
               Cancel

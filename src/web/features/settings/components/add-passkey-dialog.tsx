@@ -4,9 +4,8 @@ import { toast } from 'sonner'
 import { z } from 'zod'
 import { Button } from '../../../components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { FieldError } from '../../../components/ui/form-error'
+import { Field } from '../../../components/ui/field'
 import { Input } from '../../../components/ui/input'
-import { Label } from '../../../components/ui/label'
 import { useAddPasskey } from '../api/add-passkey'
 import { errorMessage } from '../api/auth-data'
 
@@ -57,19 +56,9 @@ function AddPasskeyForm({ onDone }: { onDone: () => void }) {
           Name it after the device or password manager that keeps it. Your browser will then ask you to confirm.
         </DialogDescription>
       </DialogHeader>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor="passkey-name">Passkey name</Label>
-        <Input
-          id="passkey-name"
-          autoFocus
-          autoComplete="off"
-          placeholder="e.g. MacBook Touch ID"
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={errors.name ? 'passkey-name-error' : undefined}
-          {...register('name')}
-        />
-        <FieldError id="passkey-name-error" message={errors.name?.message} />
-      </div>
+      <Field label="Passkey name" error={errors.name?.message}>
+        {(control) => <Input {...control} autoFocus autoComplete="off" placeholder="e.g. MacBook Touch ID" {...register('name')} />}
+      </Field>
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onDone} disabled={isSubmitting}>
           Cancel

@@ -5,9 +5,9 @@ import type { AccountView } from '../../../../shared/contracts/account'
 import { API_KEY_EXPIRIES, API_PLAN_MESSAGE, createApiKeyInputSchema } from '../../../../shared/contracts/api'
 import { paths } from '../../../../shared/paths'
 import { Button } from '../../../components/ui/button'
+import { Field } from '../../../components/ui/field'
 import { FieldError } from '../../../components/ui/form-error'
 import { Input } from '../../../components/ui/input'
-import { Label } from '../../../components/ui/label'
 import { Spinner } from '../../../components/ui/spinner'
 import { errorMessage } from '../api/auth-data'
 import { useApiKeys, useCreateApiKey, useRevokeApiKey } from '../api/api-keys'
@@ -105,25 +105,36 @@ function ApiKeys() {
       ) : null}
 
       <form className="flex flex-wrap items-end gap-3" onSubmit={(e) => void submit(e)} noValidate>
-        <div className="flex min-w-48 flex-1 flex-col gap-1.5">
-          <Label htmlFor="api-key-name">Key name</Label>
-          <Input id="api-key-name" value={name} maxLength={100} placeholder="e.g. Zapier, nightly export" onChange={(e) => setName(e.target.value)} aria-invalid={error ? true : undefined} aria-describedby={error ? 'api-key-error' : undefined} />
-        </div>
-        <div className="flex flex-col gap-1.5">
-          <Label htmlFor="api-key-expiry">Expires</Label>
-          <select
-            id="api-key-expiry"
-            className="h-10 rounded-md border border-input bg-background px-3 text-sm"
-            value={expiresIn}
-            onChange={(e) => setExpiresIn(e.target.value as (typeof API_KEY_EXPIRIES)[number])}
-          >
-            {API_KEY_EXPIRIES.map((value) => (
-              <option key={value} value={value}>
-                {EXPIRY_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field label="Key name" className="min-w-48 flex-1 gap-1.5">
+          {(control) => (
+            <Input
+              {...control}
+              value={name}
+              maxLength={100}
+              placeholder="e.g. Zapier, nightly export"
+              onChange={(e) => setName(e.target.value)}
+              // The message sits under the whole row, where it also gives the server's refusals, so it is linked here.
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'api-key-error' : undefined}
+            />
+          )}
+        </Field>
+        <Field label="Expires" className="gap-1.5">
+          {(control) => (
+            <select
+              {...control}
+              className="h-10 rounded-md border border-input bg-background px-3 text-sm"
+              value={expiresIn}
+              onChange={(e) => setExpiresIn(e.target.value as (typeof API_KEY_EXPIRIES)[number])}
+            >
+              {API_KEY_EXPIRIES.map((value) => (
+                <option key={value} value={value}>
+                  {EXPIRY_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <Button type="submit" disabled={create.isPending}>
           <KeyRound aria-hidden />
           {create.isPending ? 'Creating key...' : 'Create key'}

@@ -4,9 +4,8 @@ import { toast } from 'sonner'
 import { changePasswordSchema, type ChangePasswordInput } from '../../../../shared/contracts/auth'
 import { Button } from '../../../components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { FieldError } from '../../../components/ui/form-error'
+import { Field } from '../../../components/ui/field'
 import { Input } from '../../../components/ui/input'
-import { Label } from '../../../components/ui/label'
 import { errorMessage } from '../api/auth-data'
 import { useChangePassword } from '../api/sessions'
 
@@ -58,19 +57,9 @@ function ChangePasswordForm({ onDone }: { onDone: () => void }) {
         </DialogDescription>
       </DialogHeader>
       {FIELDS.map(({ name, label, autoComplete }, index) => (
-        <div key={name} className="flex flex-col gap-2">
-          <Label htmlFor={`change-${name}`}>{label}</Label>
-          <Input
-            id={`change-${name}`}
-            type="password"
-            autoComplete={autoComplete}
-            autoFocus={index === 0}
-            aria-invalid={errors[name] ? true : undefined}
-            aria-describedby={errors[name] ? `change-${name}-error` : undefined}
-            {...register(name)}
-          />
-          <FieldError id={`change-${name}-error`} message={errors[name]?.message} />
-        </div>
+        <Field key={name} label={label} error={errors[name]?.message}>
+          {(control) => <Input {...control} type="password" autoComplete={autoComplete} autoFocus={index === 0} {...register(name)} />}
+        </Field>
       ))}
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onDone}>

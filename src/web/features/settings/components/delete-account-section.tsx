@@ -9,9 +9,8 @@ import type { AccountView } from '../../../../shared/contracts/account'
 import { paths } from '../../../../shared/paths'
 import { Button } from '../../../components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { FieldError } from '../../../components/ui/form-error'
+import { Field } from '../../../components/ui/field'
 import { Input } from '../../../components/ui/input'
-import { Label } from '../../../components/ui/label'
 import { authClient } from '../../../lib/auth-client'
 import { useDeleteAccount } from '../api/delete-account'
 import { SettingsSection } from './settings-section'
@@ -77,7 +76,6 @@ function DeleteAccountForm({ account, onCancel }: { account: AccountView; onCanc
     }),
   )
 
-  const inputId = 'delete-account-secret'
   return (
     <form onSubmit={(event) => void onSubmit(event)} noValidate className="flex flex-col gap-4">
       <DialogHeader className="pr-6">
@@ -86,23 +84,21 @@ function DeleteAccountForm({ account, onCancel }: { account: AccountView; onCanc
           Your parsers, parsed-email history and Google connection are erased for good. Rows already written stay in your spreadsheets.
         </DialogDescription>
       </DialogHeader>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor={inputId}>{usesPassword ? 'Password' : 'Type your email address to confirm'}</Label>
-        {!usesPassword ? (
-          <p className="text-sm text-muted-foreground">
-            Type <span className="font-medium break-all text-foreground">{account.email}</span>
-          </p>
-        ) : null}
-        <Input
-          id={inputId}
-          type={usesPassword ? 'password' : 'email'}
-          autoComplete={usesPassword ? 'current-password' : 'off'}
-          aria-invalid={errors.secret ? true : undefined}
-          aria-describedby={errors.secret ? `${inputId}-error` : undefined}
-          {...register('secret')}
-        />
-        <FieldError id={`${inputId}-error`} message={errors.secret?.message} />
-      </div>
+      <Field
+        label={usesPassword ? 'Password' : 'Type your email address to confirm'}
+        hint={
+          usesPassword ? undefined : (
+            <>
+              Type <span className="font-medium break-all text-foreground">{account.email}</span>
+            </>
+          )
+        }
+        error={errors.secret?.message}
+      >
+        {(control) => (
+          <Input {...control} type={usesPassword ? 'password' : 'email'} autoComplete={usesPassword ? 'current-password' : 'off'} {...register('secret')} />
+        )}
+      </Field>
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onCancel} disabled={deleteAccount.isPending}>
           Cancel

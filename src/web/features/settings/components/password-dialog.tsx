@@ -3,9 +3,8 @@ import { useForm } from 'react-hook-form'
 import { z } from 'zod'
 import { Button } from '../../../components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { FieldError } from '../../../components/ui/form-error'
+import { Field } from '../../../components/ui/field'
 import { Input } from '../../../components/ui/input'
-import { Label } from '../../../components/ui/label'
 
 const currentPasswordSchema = z.object({
   password: z.string().min(1, { error: 'Enter your current password' }),
@@ -49,19 +48,9 @@ function PasswordForm({ title, description, submitLabel, isDestructive, onSubmit
         <DialogTitle>{title}</DialogTitle>
         <DialogDescription>{description}</DialogDescription>
       </DialogHeader>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor="current-password">Current password</Label>
-        <Input
-          id="current-password"
-          type="password"
-          autoComplete="current-password"
-          autoFocus
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby={errors.password ? 'current-password-error' : undefined}
-          {...register('password')}
-        />
-        <FieldError id="current-password-error" message={errors.password?.message} />
-      </div>
+      <Field label="Current password" error={errors.password?.message}>
+        {(control) => <Input {...control} type="password" autoComplete="current-password" autoFocus {...register('password')} />}
+      </Field>
       <DialogFooter>
         <Button type="button" variant="outline" onClick={onCancel}>
           Cancel

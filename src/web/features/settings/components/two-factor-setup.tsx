@@ -4,9 +4,8 @@ import { useForm } from 'react-hook-form'
 import { toast } from 'sonner'
 import { totpCodeSchema } from '../../../../shared/contracts/auth'
 import { Button } from '../../../components/ui/button'
-import { FieldError } from '../../../components/ui/form-error'
+import { Field } from '../../../components/ui/field'
 import { Input } from '../../../components/ui/input'
-import { Label } from '../../../components/ui/label'
 import { errorMessage } from '../api/auth-data'
 import { useConfirmTwoFactor } from '../api/confirm-two-factor'
 import { BackupCodesList } from './backup-codes-list'
@@ -79,20 +78,11 @@ export function TwoFactorSetup({ totpURI, backupCodes, onEnabled, onCancel }: Tw
       <li className="flex flex-col gap-3">
         <h4 className="font-medium">3. Enter the code the app shows</h4>
         <form onSubmit={handleSubmit(verify)} noValidate className="flex flex-col gap-3">
-          <div className="flex max-w-xs flex-col gap-2">
-            <Label htmlFor="totp-setup-code">Verification code</Label>
-            <Input
-              id="totp-setup-code"
-              autoComplete="one-time-code"
-              inputMode="numeric"
-              placeholder="123456"
-              className="font-mono tracking-widest"
-              aria-invalid={errors.code ? true : undefined}
-              aria-describedby={errors.code ? 'totp-setup-code-error' : undefined}
-              {...register('code')}
-            />
-            <FieldError id="totp-setup-code-error" message={errors.code?.message} />
-          </div>
+          <Field label="Verification code" error={errors.code?.message} className="max-w-xs">
+            {(control) => (
+              <Input {...control} autoComplete="one-time-code" inputMode="numeric" placeholder="123456" className="font-mono tracking-widest" {...register('code')} />
+            )}
+          </Field>
           <div className="flex flex-wrap gap-2">
             <Button type="submit" disabled={isSubmitting}>
               {isSubmitting ? 'Verifying...' : 'Verify and enable'}

@@ -15,8 +15,8 @@ import { PLAN_INFO } from '../../../../shared/plans'
 import { Badge } from '../../../components/ui/badge'
 import { Button } from '../../../components/ui/button'
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
+import { Field } from '../../../components/ui/field'
 import { Input } from '../../../components/ui/input'
-import { Label } from '../../../components/ui/label'
 import { Spinner } from '../../../components/ui/spinner'
 import { Switch } from '../../../components/ui/switch'
 import { useParsersList } from '../../parsers/api/parser-pages'
@@ -321,14 +321,12 @@ function AddWebhookDialog({ open, onOpenChange }: { open: boolean; onOpenChange:
           </div>
         ) : (
           <form className="flex flex-col gap-4" onSubmit={(e) => void submit(e)} noValidate>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor="webhook-url">Endpoint URL</Label>
-              <Input id="webhook-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/mailrow-webhook" />
-            </div>
-            <div className="flex flex-col gap-2">
-              <Label htmlFor="webhook-description">Description (optional)</Label>
-              <Input id="webhook-description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={200} />
-            </div>
+            <Field label="Endpoint URL">
+              {(control) => <Input {...control} type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/mailrow-webhook" />}
+            </Field>
+            <Field label="Description (optional)">
+              {(control) => <Input {...control} value={description} onChange={(e) => setDescription(e.target.value)} maxLength={200} />}
+            </Field>
             <fieldset className="flex flex-col gap-2">
               <legend className="mb-1 text-sm font-medium">Events</legend>
               {WEBHOOK_EVENT_TYPES.map((type) => (

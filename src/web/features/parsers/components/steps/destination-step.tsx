@@ -2,9 +2,8 @@ import { CheckCircle2, ExternalLink, FilePlus2, Sheet, TriangleAlert } from 'luc
 import type { GmailConnectionStatus } from '../../../../../shared/contracts/gmail'
 import type { RowMode } from '../../../../../shared/contracts/parsers'
 import { Button } from '../../../../components/ui/button'
-import { FieldError } from '../../../../components/ui/form-error'
+import { Field } from '../../../../components/ui/field'
 import { Input } from '../../../../components/ui/input'
-import { Label } from '../../../../components/ui/label'
 import { Spinner } from '../../../../components/ui/spinner'
 import { cn } from '../../../../lib/utils'
 import { useValidatedSpreadsheet } from '../../api/validate-spreadsheet'
@@ -141,26 +140,30 @@ function DestinationOption({
 
 function ExistingSpreadsheetInput({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const check = useValidatedSpreadsheet(value)
-  const error = check.isError ? check.error.message : undefined
+  // A check under way, or one that has found the sheet, makes the last error stale.
+  const error = check.isError && !check.isFetching && !check.data ? check.error.message : undefined
   return (
     <div className="grid gap-2">
-      <Label htmlFor="spreadsheet">Spreadsheet URL or ID</Label>
-      <Input
+      <Field
         id="spreadsheet"
-        autoComplete="off"
-        spellCheck={false}
-        placeholder="https://docs.google.com/spreadsheets/d/..."
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        onBlur={() => {
-          if (value.trim() && !check.data && !check.isFetching) void check.refetch()
-        }}
-        aria-invalid={Boolean(error)}
-        aria-describedby={error ? 'spreadsheet-error' : 'spreadsheet-hint'}
-      />
-      <p id="spreadsheet-hint" className="text-xs text-muted-foreground">
-        Paste the address of the spreadsheet from your browser, or just its ID.
-      </p>
+        label="Spreadsheet URL or ID"
+        hint="Paste the address of the spreadsheet from your browser, or just its ID."
+        error={error}
+      >
+        {(control) => (
+          <Input
+            {...control}
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="https://docs.google.com/spreadsheets/d/..."
+            value={value}
+            onChange={(event) => onChange(event.target.value)}
+            onBlur={() => {
+              if (value.trim() && !check.data && !check.isFetching) void check.refetch()
+            }}
+          />
+        )}
+      </Field>
       <div className="min-h-5 text-sm" aria-live="polite">
         {check.isFetching ? (
           <span className="flex items-center gap-2 text-muted-foreground">
@@ -177,9 +180,7 @@ function ExistingSpreadsheetInput({ value, onChange }: { value: string; onChange
               Open <ExternalLink className="size-3" aria-hidden />
             </a>
           </span>
-        ) : (
-          <FieldError id="spreadsheet-error" message={error} />
-        )}
+        ) : null}
       </div>
     </div>
   )

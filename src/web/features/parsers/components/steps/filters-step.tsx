@@ -1,7 +1,7 @@
 import { useState, type ChangeEvent } from 'react'
 import { FieldError } from '../../../../components/ui/form-error'
+import { Field } from '../../../../components/ui/field'
 import { Input } from '../../../../components/ui/input'
-import { Label } from '../../../../components/ui/label'
 import { hasAnyFilter, type WizardDraft } from '../../wizard-draft'
 import { FilterSummary } from '../filter-summary'
 
@@ -43,54 +43,32 @@ export function FiltersStep({
       <p className="text-sm text-muted-foreground">
         Set at least one filter. Only emails matching every filter you set are read.
       </p>
-      <div className="grid gap-2">
-        <Label htmlFor="filter-from">From Email Address</Label>
-        <Input
-          id="filter-from"
-          inputMode="email"
-          autoComplete="off"
-          spellCheck={false}
-          placeholder="e.g., orders@shop.com"
-          value={filters.filterFrom}
-          onChange={edit('filterFrom')}
-          aria-invalid={Boolean(errors.filterFrom)}
-          aria-describedby={errors.filterFrom ? 'filter-from-error' : 'filter-from-hint'}
-        />
-        <p id="filter-from-hint" className="text-xs text-muted-foreground">
-          Only emails sent from this address.
-        </p>
-        <FieldError id="filter-from-error" message={errors.filterFrom} />
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="filter-subject">Subject Contains</Label>
-        <Input
-          id="filter-subject"
-          autoComplete="off"
-          placeholder="e.g., Order confirmation"
-          value={filters.filterSubject}
-          onChange={edit('filterSubject')}
-          aria-describedby="filter-subject-hint"
-        />
-        <p id="filter-subject-hint" className="text-xs text-muted-foreground">
-          Case-insensitive, partial match: &ldquo;invoice&rdquo; also matches &ldquo;Your Invoice #1042&rdquo;.
-        </p>
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor="filter-label">
-          Gmail Label <span className="font-normal text-muted-foreground">(optional)</span>
-        </Label>
-        <Input
-          id="filter-label"
-          autoComplete="off"
-          placeholder="e.g., Orders"
-          value={filters.filterLabel}
-          onChange={edit('filterLabel')}
-          aria-describedby="filter-label-hint"
-        />
-        <p id="filter-label-hint" className="text-xs text-muted-foreground">
-          The label&apos;s name as it appears in Gmail.
-        </p>
-      </div>
+      <Field label="From Email Address" hint="Only emails sent from this address." error={errors.filterFrom}>
+        {(control) => (
+          <Input
+            {...control}
+            inputMode="email"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="e.g., orders@shop.com"
+            value={filters.filterFrom}
+            onChange={edit('filterFrom')}
+          />
+        )}
+      </Field>
+      <Field label="Subject Contains" hint={<>Case-insensitive, partial match: &ldquo;invoice&rdquo; also matches &ldquo;Your Invoice #1042&rdquo;.</>}>
+        {(control) => <Input {...control} autoComplete="off" placeholder="e.g., Order confirmation" value={filters.filterSubject} onChange={edit('filterSubject')} />}
+      </Field>
+      <Field
+        label={
+          <>
+            Gmail Label <span className="font-normal text-muted-foreground">(optional)</span>
+          </>
+        }
+        hint="The label's name as it appears in Gmail."
+      >
+        {(control) => <Input {...control} autoComplete="off" placeholder="e.g., Orders" value={filters.filterLabel} onChange={edit('filterLabel')} />}
+      </Field>
       <FieldError id="filters-error" message={formError} />
       <div className="rounded-md border bg-muted/40 p-4">
         <h3 className="mb-2 text-sm font-semibold">Summary</h3>

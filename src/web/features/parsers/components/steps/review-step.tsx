@@ -4,10 +4,8 @@ import type { GmailConnectionStatus } from '../../../../../shared/contracts/gmai
 import { spreadsheetName } from '../../../../../shared/contracts/sheets'
 import { PLAN_INFO, type Plan } from '../../../../../shared/plans'
 import { Button } from '../../../../components/ui/button'
-import { FieldError } from '../../../../components/ui/form-error'
+import { Field, SwitchField } from '../../../../components/ui/field'
 import { Input } from '../../../../components/ui/input'
-import { Label } from '../../../../components/ui/label'
-import { Switch } from '../../../../components/ui/switch'
 import { useUpgrade } from '../../../billing/use-upgrade'
 import { useValidatedSpreadsheet } from '../../api/validate-spreadsheet'
 import { PARSER_TYPE_INFO } from '../../parser-types'
@@ -46,22 +44,20 @@ export function ReviewStep({
         onSubmit()
       }}
     >
-      <div className="grid gap-2">
-        <Label htmlFor="parser-name">Parser Name *</Label>
-        <Input
-          id="parser-name"
-          required
-          aria-required
-          autoComplete="off"
-          maxLength={200}
-          placeholder="e.g., Shop orders"
-          value={draft.name}
-          onChange={(event) => onChange({ name: event.target.value })}
-          aria-invalid={Boolean(nameError)}
-          aria-describedby={nameError ? 'parser-name-error' : undefined}
-        />
-        <FieldError id="parser-name-error" message={nameError} />
-      </div>
+      <Field label="Parser Name *" error={nameError}>
+        {(control) => (
+          <Input
+            {...control}
+            required
+            aria-required
+            autoComplete="off"
+            maxLength={200}
+            placeholder="e.g., Shop orders"
+            value={draft.name}
+            onChange={(event) => onChange({ name: event.target.value })}
+          />
+        )}
+      </Field>
 
       <dl className="grid gap-3 sm:grid-cols-2">
         <SummaryItem term="Gmail connection">{connection?.connected ? connection.accountEmail : 'Not connected'}</SummaryItem>
@@ -110,20 +106,12 @@ export function ReviewStep({
       </dl>
 
       <div className="grid gap-3">
-        <div className="flex items-center justify-between gap-4 rounded-md border p-4">
-          <div className="grid gap-1">
-            <Label htmlFor="parse-historical">Parse Existing Emails</Label>
-            <p id="parse-historical-hint" className="text-xs text-muted-foreground">
-              Also process up to {starter.historicalEmails} emails already in your mailbox that match these filters.
-            </p>
-          </div>
-          <Switch
-            id="parse-historical"
-            aria-describedby="parse-historical-hint"
-            checked={draft.parseHistorical}
-            onCheckedChange={(checked) => onChange({ parseHistorical: checked })}
-          />
-        </div>
+        <SwitchField
+          label="Parse Existing Emails"
+          hint={`Also process up to ${starter.historicalEmails} emails already in your mailbox that match these filters.`}
+          checked={draft.parseHistorical}
+          onCheckedChange={(checked) => onChange({ parseHistorical: checked })}
+        />
         {draft.parseHistorical &&
           (plan === 'free' ? (
             <div className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950 sm:flex-row sm:items-center sm:justify-between" role="status">
