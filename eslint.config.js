@@ -30,6 +30,14 @@ const boundaries = {
   },
 }
 
+/** The same layers through their path aliases (path-aliases.ts): `@server/…` is `src/server/…`. */
+for (const layer of Object.values(boundaries)) {
+  layer.forbidden = layer.forbidden.flatMap((pattern) => {
+    const dir = /^\*\*\/(\w+)\/\*\*$/.exec(pattern)?.[1]
+    return dir ? [pattern, `@${dir}/**`] : [pattern]
+  })
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', '.tmp/**', '.scratch/**', 'src/server/db/migrations/**'] },
   js.configs.recommended,

@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { PATH_ALIASES } from './path-aliases.ts'
 import { precompressAssets, prerenderLanding } from './scripts/vite/web-build-plugins.ts'
 
 const apiTarget = `http://localhost:${process.env.API_PORT ?? '3001'}`
@@ -9,6 +10,7 @@ export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
   plugins: [react(), tailwindcss(), prerenderLanding(), precompressAssets()],
+  resolve: { alias: PATH_ALIASES },
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

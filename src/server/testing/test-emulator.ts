@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach } from 'vitest'
-import { createEmulator, type EmulatorOptions } from '../../../emulator/emulator'
+import { createEmulator, type EmulatorOptions } from '@emulator/emulator'
 import { DEMO_OAUTH_CLIENT } from '../features/google/google-config'
 import { createTestApp, TEST_APP_URL, type HttpClient, type TestApp } from './test-app'
 

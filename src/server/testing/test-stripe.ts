@@ -1,4 +1,4 @@
-import { createStripeEmulator, type StripeEmulatorOptions } from '../../../emulator/stripe/stripe-emulator'
+import { createStripeEmulator, type StripeEmulatorOptions } from '@emulator/stripe/stripe-emulator'
 import { BILLING_WEBHOOK_PATH } from '../features/billing/billing.routes'
 import { createTestApp, TEST_APP_URL, type TestApp } from './test-app'
 

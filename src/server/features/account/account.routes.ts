@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { deleteAccountInputSchema } from '../../../shared/contracts/account'
+import { deleteAccountInputSchema } from '@shared/contracts/account'
 import type { AppEnv } from '../../context'
 import { requireSession } from '../../lib/session'
 import { validate } from '../../lib/validate'

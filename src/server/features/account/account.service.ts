@@ -1,5 +1,5 @@
-import type { AccountView } from '../../../shared/contracts/account'
-import { toPlan } from '../../../shared/plans'
+import type { AccountView } from '@shared/contracts/account'
+import { toPlan } from '@shared/plans'
 import type { Db } from '../../db/client'
 import { verifyPassword } from '../../auth/password'
 import { claimAttempt, clearFailures, tooManyAttemptsMessage } from '../../auth/throttle'

@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { PLANS } from '../../../shared/plans'
+import { PLANS } from '@shared/plans'
 import type { AppEnv } from '../../context'
 import { AppError } from '../../lib/errors'
 import { validate } from '../../lib/validate'

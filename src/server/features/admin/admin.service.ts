@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import type { Plan } from '../../../shared/plans'
+import type { Plan } from '@shared/plans'
 import type { Db } from '../../db/client'
 import { users } from '../../db/schema'
 import { AppError } from '../../lib/errors'

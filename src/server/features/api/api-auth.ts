@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory'
-import { API_KEY_PREFIX, API_PLAN_MESSAGE } from '../../../shared/contracts/api'
-import { toPlan } from '../../../shared/plans'
+import { API_KEY_PREFIX, API_PLAN_MESSAGE } from '@shared/contracts/api'
+import { toPlan } from '@shared/plans'
 import type { AppEnv } from '../../context'
 import { AppError } from '../../lib/errors'
 import { useApiKey } from './api-keys.queries'

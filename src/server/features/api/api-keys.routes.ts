@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { createApiKeyInputSchema } from '../../../shared/contracts/api'
+import { createApiKeyInputSchema } from '@shared/contracts/api'
 import type { AppEnv } from '../../context'
 import { requireSession } from '../../lib/session'
 import { validate } from '../../lib/validate'

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { API_KEY_PREFIX, API_PLAN_MESSAGE, createApiKeyInputSchema, type ApiKeyView, type CreateApiKeyInput, type CreatedApiKey } from '../../../shared/contracts/api'
-import { toPlan } from '../../../shared/plans'
+import { API_KEY_PREFIX, API_PLAN_MESSAGE, createApiKeyInputSchema, type ApiKeyView, type CreateApiKeyInput, type CreatedApiKey } from '@shared/contracts/api'
+import { toPlan } from '@shared/plans'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/errors'
 import { findUserById } from '../account/account.queries'

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { eq, sql } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { API_PLAN_MESSAGE, apiEmailDetailSchema, apiEmailsPageSchema, apiParserSchema, apiUsageSchema } from '../../../shared/contracts/api'
+import { API_PLAN_MESSAGE, apiEmailDetailSchema, apiEmailsPageSchema, apiParserSchema, apiUsageSchema } from '@shared/contracts/api'
 import { apiKeys, parsedEmails, submittedEmails, users } from '../../db/schema'
 import { ORDER_FIELDS, orderEmail, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
 import { createTestApp, signUpAndIn, type HttpClient, type TestApp } from '../../testing/test-app'

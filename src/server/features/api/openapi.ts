@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { apiErrorSchema } from '../../../shared/contracts/api'
+import { apiErrorSchema } from '@shared/contracts/api'
 
 type Method = 'get' | 'post' | 'patch' | 'delete'
 

@@ -10,8 +10,8 @@ import {
   apiUpdateParserInputSchema,
   apiUsageSchema,
   IDEMPOTENCY_KEY_MAX,
-} from '../../../shared/contracts/api'
-import { createWebhookInputSchema, updateWebhookInputSchema, webhookDeliveryViewSchema, webhookEndpointViewSchema } from '../../../shared/contracts/webhooks'
+} from '@shared/contracts/api'
+import { createWebhookInputSchema, updateWebhookInputSchema, webhookDeliveryViewSchema, webhookEndpointViewSchema } from '@shared/contracts/webhooks'
 import { AppError } from '../../lib/errors'
 import { validate } from '../../lib/validate'
 import { createParser, deleteParser, listParsers, updateParser } from '../parsers/parsers.service'

@@ -1,5 +1,5 @@
 import Stripe from 'stripe'
-import type { PaidPlan } from '../../../shared/plans'
+import type { PaidPlan } from '@shared/plans'
 import type { Env } from '../../env'
 
 /** Stripe as Mailrow uses it: the official client, the webhook secret and the plans' prices. */

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import type { Plan } from '../../../shared/plans'
+import type { Plan } from '@shared/plans'
 import type { Db } from '../../db/client'
 import { billingAccounts, stripeEvents, users } from '../../db/schema'
 

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { checkoutInputSchema, portalInputSchema } from '../../../shared/contracts/billing'
+import { checkoutInputSchema, portalInputSchema } from '@shared/contracts/billing'
 import type { AppEnv } from '../../context'
 import { requireSession } from '../../lib/session'
 import { validate } from '../../lib/validate'

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { signatureHeader } from '../../../../emulator/stripe/webhooks'
+import { signatureHeader } from '@emulator/stripe/webhooks'
 import { billingAccounts, parsers, stripeEvents, users } from '../../db/schema'
 import { createBillingTestApp, payCheckout, portalAction, TEST_STRIPE, type BillingTestApp } from '../../testing/test-stripe'
 import { createTestApp, signUpAndIn, TEST_APP_URL, VALID_PASSWORD, type HttpClient } from '../../testing/test-app'

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { PublicConfig } from '../../../shared/contracts/account'
+import type { PublicConfig } from '@shared/contracts/account'
 import type { AppEnv } from '../../context'
 
 export const configRoutes = new Hono<AppEnv>().get('/', (c) => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { OAuth2Client } from 'google-auth-library'
-import type { GmailConnectionStatus } from '../../../shared/contracts/gmail'
+import type { GmailConnectionStatus } from '@shared/contracts/gmail'
 import type { Db } from '../../db/client'
 import { emitWebhookEvent } from '../webhooks/webhooks.service'
 import { AppError } from '../../lib/errors'

@@ -1,4 +1,4 @@
-import { RECENT_EMAILS_LIMIT, successRate, type DashboardView } from '../../../shared/contracts/dashboard'
+import { RECENT_EMAILS_LIMIT, successRate, type DashboardView } from '@shared/contracts/dashboard'
 import type { Db } from '../../db/client'
 import { listParsersWithHealth } from '../parsers/parsers.service'
 

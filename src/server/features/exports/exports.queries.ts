@@ -1,5 +1,5 @@
 import { and, sql } from 'drizzle-orm'
-import type { ParserEmailFilter } from '../../../shared/contracts/parsers'
+import type { ParserEmailFilter } from '@shared/contracts/parsers'
 import type { Db } from '../../db/client'
 import { parsedEmails } from '../../db/schema'
 import { parserEmailsWhere } from '../parsers/parser-emails.queries'

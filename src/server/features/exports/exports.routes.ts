@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { exportQuerySchema } from '../../../shared/contracts/exports'
+import { exportQuerySchema } from '@shared/contracts/exports'
 import type { AppEnv } from '../../context'
 import { validate } from '../../lib/validate'
 import { exportParserData } from './exports.service'

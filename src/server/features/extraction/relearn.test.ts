@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { runParser, trainParser } from '../../../engine/extract'
-import { eml } from '../../../engine/testing/eml'
+import { runParser, trainParser } from '@engine/extract'
+import { eml } from '@engine/testing/eml'
 import { readEmail, relearnTemplate } from './extraction.service'
 
 const before = (invoice: string, amount: string) => eml({ subject: `Invoice ${invoice}`, text: `Invoice: ${invoice}\nAmount due: ${amount}\nThanks!` })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { emailFiltersSchema } from '../../../shared/contracts/gmail'
-import { advancedFiltersSchema, type AdvancedFilters } from '../../../shared/contracts/parser-edit'
+import { emailFiltersSchema } from '@shared/contracts/gmail'
+import { advancedFiltersSchema, type AdvancedFilters } from '@shared/contracts/parser-edit'
 import { buildGmailQuery, matchesFilters, needsBody, senderAddress } from './gmail-matcher'
 
 const filters = (f: { filterFrom?: string; filterSubject?: string; filterLabel?: string }) => emailFiltersSchema.parse(f)

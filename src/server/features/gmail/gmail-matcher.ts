@@ -1,5 +1,5 @@
-import type { EmailFilters } from '../../../shared/contracts/gmail'
-import type { AdvancedFilters } from '../../../shared/contracts/parser-edit'
+import type { EmailFilters } from '@shared/contracts/gmail'
+import type { AdvancedFilters } from '@shared/contracts/parser-edit'
 
 export type MatchableMessage = {
   from: string

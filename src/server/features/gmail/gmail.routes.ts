@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { emailFiltersSchema } from '../../../shared/contracts/gmail'
+import { emailFiltersSchema } from '@shared/contracts/gmail'
 import type { AppEnv } from '../../context'
 import { requireGoogle } from '../../lib/google-access'
 import { requireSession } from '../../lib/session'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineJob } from '../../../worker/job'
+import { defineJob } from '@worker/job'
 import { purgeExpiredData } from './maintenance.service'
 
 /** Hourly clean-up of expired auth rows and parsed data past its retention. */

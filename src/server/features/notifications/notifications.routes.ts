@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { markNotificationsSeenSchema } from '../../../shared/contracts/notifications'
+import { markNotificationsSeenSchema } from '@shared/contracts/notifications'
 import type { AppEnv } from '../../context'
 import { requireSession } from '../../lib/session'
 import { validate } from '../../lib/validate'

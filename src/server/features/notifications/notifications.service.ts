@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, notInArray, sql } from 'drizzle-orm'
-import type { NotificationItem } from '../../../shared/contracts/notifications'
+import type { NotificationItem } from '@shared/contracts/notifications'
 import type { Db } from '../../db/client'
 import { parsedEmails, parsers, users } from '../../db/schema'
 import { getGmailConnectionStatus } from '../connections/connections.service'

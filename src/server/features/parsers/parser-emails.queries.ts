@@ -1,5 +1,5 @@
 import { and, count, desc, eq, ilike, inArray, isNotNull, notInArray, or, sql, type SQL } from 'drizzle-orm'
-import type { ParserEmailFilter } from '../../../shared/contracts/parsers'
+import type { ParserEmailFilter } from '@shared/contracts/parsers'
 import type { Db } from '../../db/client'
 import { parsedEmails, parsers, type ParsedEmailStatus, type TrainingSampleRef } from '../../db/schema'
 

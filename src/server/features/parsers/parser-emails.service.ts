@@ -1,6 +1,6 @@
-import { trainParserFromSamples, type TrainingSample } from '../../../engine/extract'
-import type { NormalisedEmail } from '../../../engine/mime'
-import type { ExtractionField } from '../../../shared/contracts/extraction'
+import { trainParserFromSamples, type TrainingSample } from '@engine/extract'
+import type { NormalisedEmail } from '@engine/mime'
+import type { ExtractionField } from '@shared/contracts/extraction'
 import {
   PARSER_EMAIL_FILTERS,
   SAMPLE_EMAIL_ID,
@@ -15,7 +15,7 @@ import {
   type ReprocessResult,
   type TrainFromEmailResult,
   type TrainingEmailView,
-} from '../../../shared/contracts/parsers'
+} from '@shared/contracts/parsers'
 import type { Db } from '../../db/client'
 import type { TrainingSampleRef } from '../../db/schema'
 import { AppError } from '../../lib/errors'

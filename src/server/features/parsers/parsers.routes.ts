@@ -9,8 +9,8 @@ import {
   testParserInputSchema,
   trainFromEmailInputSchema,
   updateParserInputSchema,
-} from '../../../shared/contracts/parsers'
-import { editParserInputSchema } from '../../../shared/contracts/parser-edit'
+} from '@shared/contracts/parsers'
+import { editParserInputSchema } from '@shared/contracts/parser-edit'
 import type { AppEnv } from '../../context'
 import { requireGoogle } from '../../lib/google-access'
 import { requireSession } from '../../lib/session'

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { PLAN_MESSAGES, SAMPLE_EMAIL_ID } from '../../../shared/contracts/parsers'
+import { PLAN_MESSAGES, SAMPLE_EMAIL_ID } from '@shared/contracts/parsers'
 import { parsedEmails, users } from '../../db/schema'
 import { itemOrderEmail, itemOrderFields } from '../../testing/pipeline-fixtures'
 import { createTestApp, signUpAndIn, type HttpClient, type TestApp } from '../../testing/test-app'

@@ -1,6 +1,6 @@
-import type { AiProviderConfig } from '../../../engine/ai'
-import { lineItemFields } from '../../../engine/extract'
-import type { ExtractionField } from '../../../shared/contracts/extraction'
+import type { AiProviderConfig } from '@engine/ai'
+import { lineItemFields } from '@engine/extract'
+import type { ExtractionField } from '@shared/contracts/extraction'
 import {
   planViolation,
   SAMPLE_EMAIL_ID,
@@ -15,12 +15,12 @@ import {
   type RowMode,
   type TestParserResult,
   sampleRefSchema,
-} from '../../../shared/contracts/parsers'
-import { apiCreateParserInputSchema, type ApiCreateParserInput } from '../../../shared/contracts/api'
-import type { EmailFilters } from '../../../shared/contracts/gmail'
-import { starterViolation, type AdvancedFilters } from '../../../shared/contracts/parser-edit'
-import { defaultSheetLayout, type SheetColumn } from '../../../shared/contracts/sheets'
-import { PLAN_INFO, planPauseReason, toPlan, type Plan } from '../../../shared/plans'
+} from '@shared/contracts/parsers'
+import { apiCreateParserInputSchema, type ApiCreateParserInput } from '@shared/contracts/api'
+import type { EmailFilters } from '@shared/contracts/gmail'
+import { starterViolation, type AdvancedFilters } from '@shared/contracts/parser-edit'
+import { defaultSheetLayout, type SheetColumn } from '@shared/contracts/sheets'
+import { PLAN_INFO, planPauseReason, toPlan, type Plan } from '@shared/plans'
 import type { Db } from '../../db/client'
 import type { DestinationConfig } from '../../db/schema'
 import { AppError } from '../../lib/errors'

@@ -1,5 +1,5 @@
 import type { gmail_v1 } from '@googleapis/gmail'
-import { parseEmail, type ParseEmailResult } from '../../../engine/mime'
+import { parseEmail, type ParseEmailResult } from '@engine/mime'
 import type { Db } from '../../db/client'
 import { withUserGoogle, type GoogleAccess } from '../connections/connections.service'
 import { findGmailConnectionByUser } from '../connections/connections.queries'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineJob } from '../../../worker/job'
+import { defineJob } from '@worker/job'
 import { listConnectedUsers, watchMailbox } from './push.service'
 
 /** Gmail watches expire after 7 days: renewed daily for every connected mailbox when push is on. */

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm'
 import type { Db } from '../../db/client'
-import { PARSER_TYPES, PLANS, PRIORITY_PLANS, planAllowsParserType } from '../../../shared/plans'
+import { PARSER_TYPES, PLANS, PRIORITY_PLANS, planAllowsParserType } from '@shared/plans'
 import { connectedAccounts, leases, parsedEmails, parsers, submittedEmails, users, type DeferredMessage } from '../../db/schema'
 
 export type LedgerRow = typeof parsedEmails.$inferSelect

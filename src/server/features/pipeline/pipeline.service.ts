@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { AiProviderConfig } from '../../../engine/ai'
+import type { AiProviderConfig } from '@engine/ai'
 import type { Db } from '../../db/client'
 import type { GoogleAccess } from '../connections/connections.service'
 import { syncMailbox, type RawCache, type SyncOptions } from './mailbox-sync.service'

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startWorker } from '../../../worker/worker'
+import { startWorker } from '@worker/worker'
 import { pipelineDepsOf } from '../../bootstrap'
 import { connectedAccounts, parsedEmails, parsers, users } from '../../db/schema'
 import { createLogger } from '../../lib/logger'

@@ -1,5 +1,5 @@
-import type { AiProviderConfig } from '../../../engine/ai'
-import { parseEmail } from '../../../engine/mime'
+import type { AiProviderConfig } from '@engine/ai'
+import { parseEmail } from '@engine/mime'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/errors'
 import type { GoogleAccess } from '../connections/connections.service'

@@ -1,6 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startWorker, type Worker } from '../../../worker/worker'
+import { startWorker, type Worker } from '@worker/worker'
 import { pipelineDepsOf } from '../../bootstrap'
 import { createLogger } from '../../lib/logger'
 import { deliverOrders, eventually, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { ExtractionResult, FieldResult } from '../../../shared/contracts/extraction'
-import { defaultSheetLayout } from '../../../shared/contracts/sheets'
+import type { ExtractionResult, FieldResult } from '@shared/contracts/extraction'
+import { defaultSheetLayout } from '@shared/contracts/sheets'
 import { rowKey } from './sheet-keys'
 import { buildSheetRows, columnFormats, isoToSerial, keyColumnOf, planLayout, typedCell, type LayoutParser } from './sheet-layout'
 

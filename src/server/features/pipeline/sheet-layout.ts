@@ -1,8 +1,8 @@
-import type { ExtractionField, ExtractionResult, FieldType } from '../../../shared/contracts/extraction'
-import type { CustomField } from '../../../shared/contracts/parser-edit'
-import type { RowMode } from '../../../shared/contracts/parsers'
-import { defaultSheetLayout, rowKeyCell, type SheetColumn, type SheetKey } from '../../../shared/contracts/sheets'
-import { evaluateExpression, parseExpression, type ExpressionValue } from '../../../shared/expression'
+import type { ExtractionField, ExtractionResult, FieldType } from '@shared/contracts/extraction'
+import type { CustomField } from '@shared/contracts/parser-edit'
+import type { RowMode } from '@shared/contracts/parsers'
+import { defaultSheetLayout, rowKeyCell, type SheetColumn, type SheetKey } from '@shared/contracts/sheets'
+import { evaluateExpression, parseExpression, type ExpressionValue } from '@shared/expression'
 import type { SheetCell } from '../../db/schema'
 
 /**

@@ -1,5 +1,5 @@
-import { describeDevice } from '../../../shared/contracts/sessions'
-import { SECURITY_EVENT_LABELS, type SecurityEventType, type SecurityEventView } from '../../../shared/contracts/security-log'
+import { describeDevice } from '@shared/contracts/sessions'
+import { SECURITY_EVENT_LABELS, type SecurityEventType, type SecurityEventView } from '@shared/contracts/security-log'
 import type { Db } from '../../db/client'
 import type { Mailer } from '../mail/mailer'
 import { insertSecurityEvent, listSecurityEventsByUser, listSignInUserAgents } from './security-log.queries'

@@ -1,4 +1,4 @@
-import { describeDevice, type SessionView } from '../../../shared/contracts/sessions'
+import { describeDevice, type SessionView } from '@shared/contracts/sessions'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/errors'
 import { deleteAllSessionsOfUser, deleteSessionOfUser, deleteSessionsOfUserExcept, listActiveSessionsByUser } from './sessions.queries'

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { createSpreadsheetInputSchema, validateSpreadsheetInputSchema } from '../../../shared/contracts/sheets'
+import { createSpreadsheetInputSchema, validateSpreadsheetInputSchema } from '@shared/contracts/sheets'
 import type { AppEnv } from '../../context'
 import { requireGoogle } from '../../lib/google-access'
 import { requireSession } from '../../lib/session'

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { spreadsheetIdFromInput } from '../../../shared/contracts/sheets'
+import { spreadsheetIdFromInput } from '@shared/contracts/sheets'
 import { signUpAndIn, type HttpClient } from '../../testing/test-app'
 import { connectGmail, useGoogleTestApp } from '../../testing/test-emulator'
 

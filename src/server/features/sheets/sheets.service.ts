@@ -3,8 +3,8 @@ import {
   spreadsheetIdFromInput,
   spreadsheetName,
   type SpreadsheetRef,
-} from '../../../shared/contracts/sheets'
-import type { RowMode } from '../../../shared/contracts/parsers'
+} from '@shared/contracts/sheets'
+import type { RowMode } from '@shared/contracts/parsers'
 import type { Db } from '../../db/client'
 import { AppError } from '../../lib/errors'
 import { withUserGoogle, type GoogleAccess } from '../connections/connections.service'

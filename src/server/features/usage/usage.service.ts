@@ -1,6 +1,6 @@
 import { and, count, eq, gte, inArray, lt } from 'drizzle-orm'
-import type { UsageView } from '../../../shared/contracts/account'
-import { PLAN_INFO, toPlan } from '../../../shared/plans'
+import type { UsageView } from '@shared/contracts/account'
+import { PLAN_INFO, toPlan } from '@shared/plans'
 import type { Db } from '../../db/client'
 import { parsedEmails, users } from '../../db/schema'
 

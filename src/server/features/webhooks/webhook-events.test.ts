@@ -49,7 +49,7 @@ describe('events from the pipeline', () => {
 
     // The month's allowance runs out (Pro's 5,000 lowered to 2 for the test, rather than 5,000 emails): announced once.
     await t.db.update(users).set({ plan: 'pro' }).where(eq(users.id, userId))
-    const { PLAN_INFO } = await import('../../../shared/plans')
+    const { PLAN_INFO } = await import('@shared/plans')
     const limit = PLAN_INFO.pro.emailsPerMonth
     PLAN_INFO.pro.emailsPerMonth = 2
     try {

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, lt, lte, ne, or } from 'drizzle-orm'
-import type { Plan } from '../../../shared/plans'
+import type { Plan } from '@shared/plans'
 import type { Db } from '../../db/client'
 import { users, webhookDeliveries, webhookEndpoints, type WebhookAttempt } from '../../db/schema'
 

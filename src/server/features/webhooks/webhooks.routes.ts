@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { createWebhookInputSchema, updateWebhookInputSchema } from '../../../shared/contracts/webhooks'
+import { createWebhookInputSchema, updateWebhookInputSchema } from '@shared/contracts/webhooks'
 import type { AppEnv } from '../../context'
 import { requireSession } from '../../lib/session'
 import { validate } from '../../lib/validate'

@@ -11,8 +11,8 @@ import {
   type WebhookEventType,
   createWebhookInputSchema,
   updateWebhookInputSchema,
-} from '../../../shared/contracts/webhooks'
-import { PLAN_INFO, PLANS, toPlan, type Plan } from '../../../shared/plans'
+} from '@shared/contracts/webhooks'
+import { PLAN_INFO, PLANS, toPlan, type Plan } from '@shared/plans'
 import type { Db } from '../../db/client'
 import type { WebhookAttempt } from '../../db/schema'
 import type { Env } from '../../env'

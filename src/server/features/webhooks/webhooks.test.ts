@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { WEBHOOKS_PLAN_MESSAGE } from '../../../shared/contracts/webhooks'
+import { WEBHOOKS_PLAN_MESSAGE } from '@shared/contracts/webhooks'
 import { users, webhookDeliveries, webhookEndpoints } from '../../db/schema'
 import { createTestApp, signUpAndIn, type HttpClient, type TestApp } from '../../testing/test-app'
 import { startWebhookReceiver, verifyStandardWebhook, type WebhookReceiver } from '../../testing/webhook-receiver'

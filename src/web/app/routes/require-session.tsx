@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router'
 import { PageSpinner } from '../../components/ui/page-spinner'
 import { signOutState, useSession } from '../../lib/auth-client'
-import { paths } from '../../../shared/paths'
+import { paths } from '@shared/paths'
 
 /** Protected routes: a spinner while the session check runs, then /login (replacing history). */
 export function RequireSession() {

@@ -1,6 +1,6 @@
 import { LogOut, Settings } from 'lucide-react'
 import { Link, useLocation, useNavigate } from 'react-router'
-import { paths } from '../../../shared/paths'
+import { paths } from '@shared/paths'
 import { useSignOut } from '../../features/auth/use-sign-out'
 import { PaymentIssueBanner } from '../../features/billing/payment-issue-banner'
 import { NotificationsMenu } from '../../features/notifications/components/notifications-menu'

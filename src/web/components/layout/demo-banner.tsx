@@ -1,6 +1,6 @@
 import { FlaskConical } from 'lucide-react'
 import { use } from 'react'
-import type { PublicConfig } from '../../../shared/contracts/account'
+import type { PublicConfig } from '@shared/contracts/account'
 
 // Read once per page load, on first render (never at import: the landing page is also rendered at
 // build time); plain fetch keeps the query library off the landing page.

@@ -1,5 +1,5 @@
 import { Mail } from 'lucide-react'
-import { paths } from '../../../shared/paths'
+import { paths } from '@shared/paths'
 import { SiteLink } from './site-link'
 
 export function Logo({ to = paths.home }: { to?: string }) {

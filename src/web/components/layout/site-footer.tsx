@@ -1,4 +1,4 @@
-import { paths } from '../../../shared/paths'
+import { paths } from '@shared/paths'
 import { Logo } from './logo'
 import { SiteLink } from './site-link'
 

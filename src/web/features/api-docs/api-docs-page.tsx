@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { Link } from 'react-router'
-import { paths } from '../../../shared/paths'
+import { paths } from '@shared/paths'
 import { Badge } from '../../components/ui/badge'
 import { Button } from '../../components/ui/button'
 import { Field } from '../../components/ui/field'

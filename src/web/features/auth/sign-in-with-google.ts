@@ -1,4 +1,4 @@
-import { paths } from '../../../shared/paths'
+import { paths } from '@shared/paths'
 import { authClient } from '../../lib/auth-client'
 
 /** Starts Google sign-in; resolves to false when it could not start (the page stays). */

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from 'react-router'
 import { toast } from 'sonner'
-import { paths } from '../../../shared/paths'
+import { paths } from '@shared/paths'
 import { authClient, authErrorMessage, signOutState } from '../../lib/auth-client'
 import { clearWizardDrafts } from '../parsers/wizard-draft-storage'
 

@@ -1,7 +1,7 @@
 import { AlertTriangle } from 'lucide-react'
 import { Link } from 'react-router'
-import { PLAN_INFO } from '../../../shared/plans'
-import { paths } from '../../../shared/paths'
+import { PLAN_INFO } from '@shared/plans'
+import { paths } from '@shared/paths'
 import { formatLongDate } from '../settings/components/format'
 import { useBilling } from './api/get-billing'
 

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
 import { useLocation, useNavigate } from 'react-router'
 import { toast } from 'sonner'
-import { PLAN_INFO, type Plan } from '../../../shared/plans'
+import { PLAN_INFO, type Plan } from '@shared/plans'
 import { accountQuery } from '../settings/api/get-account'
 import { billingQuery } from './api/get-billing'
 

@@ -1,5 +1,5 @@
 import { useLocation, useNavigate } from 'react-router'
-import type { PaidPlan } from '../../../shared/plans'
+import type { PaidPlan } from '@shared/plans'
 import { UPGRADE_PATH } from '../parsers/upgrade'
 import { useStartCheckout } from './api/billing-redirects'
 import { useBilling } from './api/get-billing'

@@ -1,5 +1,5 @@
 import { Link } from 'react-router'
-import { paths } from '../../../shared/paths'
+import { paths } from '@shared/paths'
 import { LegalDocument, type LegalSection } from './components/legal-document'
 
 // Placeholders until the operating company's details are known (spec §2).

@@ -1,6 +1,6 @@
 import { Link } from 'react-router'
-import { paths } from '../../../shared/paths'
-import { formatEmailsPerMonth, PLAN_INFO, PLANS } from '../../../shared/plans'
+import { paths } from '@shared/paths'
+import { formatEmailsPerMonth, PLAN_INFO, PLANS } from '@shared/plans'
 import { LegalDocument, type LegalSection } from './components/legal-document'
 
 // Placeholders until the operating company's details are known (spec §2).

@@ -1,7 +1,7 @@
 import { ArrowLeft } from 'lucide-react'
 import { useEffect } from 'react'
 import { Link, useLocation } from 'react-router'
-import { paths } from '../../../shared/paths'
+import { paths } from '@shared/paths'
 import { Logo } from '../../components/layout/logo'
 import { Button } from '../../components/ui/button'
 import { SiteFooter } from '../../components/layout/site-footer'

@@ -2,7 +2,7 @@ import { ArrowDown, ArrowLeft, ArrowUp, Plus, Trash2 } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router'
 import { toast } from 'sonner'
-import type { FieldType } from '../../../shared/contracts/extraction'
+import type { FieldType } from '@shared/contracts/extraction'
 import {
   CUSTOM_FIELD_KINDS,
   CUSTOM_FIELD_LABELS,
@@ -11,9 +11,9 @@ import {
   type CustomField,
   type CustomFieldKind,
   type EditParserInput,
-} from '../../../shared/contracts/parser-edit'
-import type { ParserView } from '../../../shared/contracts/parsers'
-import { parserPath, paths } from '../../../shared/paths'
+} from '@shared/contracts/parser-edit'
+import type { ParserView } from '@shared/contracts/parsers'
+import { parserPath, paths } from '@shared/paths'
 import { AppHeader } from '../../components/layout/app-header'
 import { Button } from '../../components/ui/button'
 import { Field } from '../../components/ui/field'

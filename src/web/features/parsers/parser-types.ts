@@ -1,4 +1,4 @@
-import { PLAN_INFO, type ParserType, type Plan } from '../../../shared/plans'
+import { PLAN_INFO, type ParserType, type Plan } from '@shared/plans'
 import type { DraftPatch } from './wizard-draft'
 
 export type ParserTypeInfo = {

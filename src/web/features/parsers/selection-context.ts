@@ -1,4 +1,4 @@
-import type { ExtractionField } from '../../../shared/contracts/extraction'
+import type { ExtractionField } from '@shared/contracts/extraction'
 import { snapSelection } from './snap-selection'
 
 /** How much text either side of a highlight is kept to tell repeated values apart. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createParserInputSchema } from '../../../shared/contracts/parsers'
+import { createParserInputSchema } from '@shared/contracts/parsers'
 import { INITIAL_DRAFT, toCreateParserInput } from './wizard-draft'
 
 const draft = {

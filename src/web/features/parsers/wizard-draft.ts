@@ -1,7 +1,7 @@
-import type { ExtractionField } from '../../../shared/contracts/extraction'
-import type { EmailFilters } from '../../../shared/contracts/gmail'
-import type { CreateParserInput, RowMode } from '../../../shared/contracts/parsers'
-import type { ParserType } from '../../../shared/plans'
+import type { ExtractionField } from '@shared/contracts/extraction'
+import type { EmailFilters } from '@shared/contracts/gmail'
+import type { CreateParserInput, RowMode } from '@shared/contracts/parsers'
+import type { ParserType } from '@shared/plans'
 
 /** Everything the wizard collects before 'Activate Parser'; the page owns one of these. */
 export type WizardDraft = {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { useLocation } from 'react-router'
-import { paths } from '../../../shared/paths'
+import { paths } from '@shared/paths'
 import { AppHeader } from '../../components/layout/app-header'
 import { useGmailCallback } from '../connections/use-gmail-callback'
 import { Button } from '../../components/ui/button'

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
-import { Logo } from '../../../components/layout/logo'
-import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '../../../components/ui/card'
+import { Logo } from '@web/components/layout/logo'
+import { Card, CardContent, CardDescription, CardFooter, CardHeader } from '@web/components/ui/card'
 
 type AuthLayoutProps = {
   title: string

@@ -2,9 +2,9 @@ import { MailCheck } from 'lucide-react'
 import { useState } from 'react'
 import { Link } from 'react-router'
 import { toast } from 'sonner'
-import { paths } from '../../../../shared/paths'
-import { Button } from '../../../components/ui/button'
-import { authClient, authErrorMessage } from '../../../lib/auth-client'
+import { paths } from '@shared/paths'
+import { Button } from '@web/components/ui/button'
+import { authClient, authErrorMessage } from '@web/lib/auth-client'
 import { usePublicConfig } from '../../config/use-public-config'
 
 /** After sign-up, or a sign-in to an unconfirmed account: where the link is, and a way to resend it. */

@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react'
-import { Button } from '../../../components/ui/button'
+import { Button } from '@web/components/ui/button'
 
 function GoogleMark() {
   return (

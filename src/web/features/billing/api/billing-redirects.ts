@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { toast } from 'sonner'
-import type { CheckoutInput, PortalInput } from '../../../../shared/contracts/billing'
-import { api, unwrap } from '../../../lib/api-client'
+import type { CheckoutInput, PortalInput } from '@shared/contracts/billing'
+import { api, unwrap } from '@web/lib/api-client'
 
 /** Leaves for a Stripe page (Checkout, the Billing Portal); the pending state lasts until the page unloads. */
 function goTo(url: string) {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api, unwrap } from '../../../lib/api-client'
-import { liveRefetch } from '../../../lib/live-refresh'
+import { api, unwrap } from '@web/lib/api-client'
+import { liveRefetch } from '@web/lib/live-refresh'
 
 export const dashboardQuery = queryOptions({
   queryKey: ['dashboard'],

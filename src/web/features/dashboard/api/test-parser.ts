@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { api, unwrap } from '../../../lib/api-client'
+import { api, unwrap } from '@web/lib/api-client'
 import { notificationsQuery } from '../../notifications/api/get-notifications'
 import { accountQuery } from '../../settings/api/get-account'
 import { PARSER_PAGES_KEY } from '../../parsers/api/parser-pages'

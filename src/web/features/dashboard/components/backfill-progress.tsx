@@ -1,7 +1,7 @@
 import { useId } from 'react'
-import type { ParserView } from '../../../../shared/contracts/parsers'
-import { Progress } from '../../../components/ui/progress'
-import { cn } from '../../../lib/utils'
+import type { ParserView } from '@shared/contracts/parsers'
+import { Progress } from '@web/components/ui/progress'
+import { cn } from '@web/lib/utils'
 
 /**
  * 'Parse Existing Emails' under way: how many of the matching emails are done. Shown from the

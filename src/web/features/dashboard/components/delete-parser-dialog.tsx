@@ -1,9 +1,9 @@
 import { toast } from 'sonner'
-import type { ParserView } from '../../../../shared/contracts/parsers'
-import { Button } from '../../../components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
+import type { ParserView } from '@shared/contracts/parsers'
+import { Button } from '@web/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog'
 import { useDeleteParser } from '../api/delete-parser'
-import { useReturnFocus } from '../../../components/ui/use-return-focus'
+import { useReturnFocus } from '@web/components/ui/use-return-focus'
 
 type DeleteParserDialogProps = {
   /** The parser to delete; null keeps the dialog closed. */

@@ -1,12 +1,12 @@
 import { AlertCircle, ExternalLink } from 'lucide-react'
-import type { ParsedEmailView } from '../../../../shared/contracts/parsers'
-import { Button } from '../../../components/ui/button'
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { Spinner } from '../../../components/ui/spinner'
+import type { ParsedEmailView } from '@shared/contracts/parsers'
+import { Button } from '@web/components/ui/button'
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog'
+import { Spinner } from '@web/components/ui/spinner'
 import { useParsedEmail } from '../api/get-parsed-email'
 import { describeStatus, formatDateTime, formatExtractionMethod } from '../format'
 import { EmailStatusBadge } from './status-badges'
-import { useReturnFocus } from '../../../components/ui/use-return-focus'
+import { useReturnFocus } from '@web/components/ui/use-return-focus'
 
 type ParsedEmailDialogProps = {
   /** The ledger row to show; null keeps the dialog closed. */

@@ -1,9 +1,9 @@
 import { Pause, Play } from 'lucide-react'
 import { useState } from 'react'
-import type { ParserView } from '../../../../shared/contracts/parsers'
-import { Button } from '../../../components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { useReturnFocus } from '../../../components/ui/use-return-focus'
+import type { ParserView } from '@shared/contracts/parsers'
+import { Button } from '@web/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog'
+import { useReturnFocus } from '@web/components/ui/use-return-focus'
 import { useToggleParser } from '../api/set-parser-active'
 import { formatDateTime } from '../format'
 

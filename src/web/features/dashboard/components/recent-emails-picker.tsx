@@ -1,6 +1,6 @@
 import { Check } from 'lucide-react'
-import { Spinner } from '../../../components/ui/spinner'
-import { cn } from '../../../lib/utils'
+import { Spinner } from '@web/components/ui/spinner'
+import { cn } from '@web/lib/utils'
 import { useParserRecentEmails } from '../api/get-parser-recent-emails'
 import { formatDateTime } from '../format'
 

@@ -1,5 +1,5 @@
-import type { RecentParsedEmail } from '../../../../shared/contracts/dashboard'
-import { Button } from '../../../components/ui/button'
+import type { RecentParsedEmail } from '@shared/contracts/dashboard'
+import { Button } from '@web/components/ui/button'
 import { formatDateTime } from '../format'
 import { EmailStatusBadge } from './status-badges'
 

@@ -1,6 +1,6 @@
 import type { LucideIcon } from 'lucide-react'
-import { Card, CardContent } from '../../../components/ui/card'
-import { Spinner } from '../../../components/ui/spinner'
+import { Card, CardContent } from '@web/components/ui/card'
+import { Spinner } from '@web/components/ui/spinner'
 
 export function StatCard({ label, value, icon: Icon, isLoading }: { label: string; value: string; icon: LucideIcon; isLoading: boolean }) {
   return (

@@ -1,5 +1,5 @@
-import type { ParserView } from '../../../../shared/contracts/parsers'
-import { Badge } from '../../../components/ui/badge'
+import type { ParserView } from '@shared/contracts/parsers'
+import { Badge } from '@web/components/ui/badge'
 import { isSuccess } from '../format'
 
 /**

@@ -1,10 +1,10 @@
 import { ArrowLeft } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { paths } from '../../../../shared/paths'
-import { Logo } from '../../../components/layout/logo'
-import { Button } from '../../../components/ui/button'
-import { SiteFooter } from '../../../components/layout/site-footer'
+import { paths } from '@shared/paths'
+import { Logo } from '@web/components/layout/logo'
+import { Button } from '@web/components/ui/button'
+import { SiteFooter } from '@web/components/layout/site-footer'
 
 export type LegalSection = { id: string; title: string; content: ReactNode }
 

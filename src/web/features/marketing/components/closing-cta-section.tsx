@@ -1,8 +1,8 @@
 import { ArrowRight } from 'lucide-react'
-import { paths } from '../../../../shared/paths'
-import { PLAN_INFO } from '../../../../shared/plans'
-import { buttonVariants } from '../../../components/ui/button-variants'
-import { SiteLink } from '../../../components/layout/site-link'
+import { paths } from '@shared/paths'
+import { PLAN_INFO } from '@shared/plans'
+import { buttonVariants } from '@web/components/ui/button-variants'
+import { SiteLink } from '@web/components/layout/site-link'
 
 export function ClosingCtaSection() {
   return (

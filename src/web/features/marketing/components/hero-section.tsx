@@ -1,9 +1,9 @@
 import { ArrowRight, Check } from 'lucide-react'
-import { paths } from '../../../../shared/paths'
-import { PLAN_INFO } from '../../../../shared/plans'
-import { buttonVariants } from '../../../components/ui/button-variants'
+import { paths } from '@shared/paths'
+import { PLAN_INFO } from '@shared/plans'
+import { buttonVariants } from '@web/components/ui/button-variants'
 import { HeroIllustration } from './hero-illustration'
-import { SiteLink } from '../../../components/layout/site-link'
+import { SiteLink } from '@web/components/layout/site-link'
 
 // The three promises of spec §1.
 const promises = [

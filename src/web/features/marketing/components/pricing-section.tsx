@@ -1,10 +1,10 @@
 import { Check } from 'lucide-react'
-import { paths } from '../../../../shared/paths'
-import { formatEmailsPerMonth, PLAN_INFO, PLANS, type Plan } from '../../../../shared/plans'
+import { paths } from '@shared/paths'
+import { formatEmailsPerMonth, PLAN_INFO, PLANS, type Plan } from '@shared/plans'
 import { clsx } from 'clsx'
-import { buttonVariants } from '../../../components/ui/button-variants'
+import { buttonVariants } from '@web/components/ui/button-variants'
 import { SectionHeading } from './section-heading'
-import { SiteLink } from '../../../components/layout/site-link'
+import { SiteLink } from '@web/components/layout/site-link'
 
 // Only Starter's CTA is fixed by the spec (§9); the others are ours.
 const planCopy: Record<Plan, { tagline: string; cta: string }> = {

@@ -1,7 +1,7 @@
-import { paths } from '../../../../shared/paths'
-import { Logo } from '../../../components/layout/logo'
-import { buttonVariants } from '../../../components/ui/button-variants'
-import { SiteLink } from '../../../components/layout/site-link'
+import { paths } from '@shared/paths'
+import { Logo } from '@web/components/layout/logo'
+import { buttonVariants } from '@web/components/ui/button-variants'
+import { SiteLink } from '@web/components/layout/site-link'
 
 const sectionLinks = [
   { href: '#features', label: 'Features' },

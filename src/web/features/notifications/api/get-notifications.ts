@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api, unwrap } from '../../../lib/api-client'
+import { api, unwrap } from '@web/lib/api-client'
 
 export const notificationsQuery = queryOptions({
   queryKey: ['notifications'],

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { NotificationItem } from '../../../../shared/contracts/notifications'
-import { api, unwrap } from '../../../lib/api-client'
+import type { NotificationItem } from '@shared/contracts/notifications'
+import { api, unwrap } from '@web/lib/api-client'
 import { notificationsQuery } from './get-notifications'
 
 /** The list was seen up to its newest item: stored on the server, so every browser agrees. */

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
-import type { CreateParserInput } from '../../../../shared/contracts/parsers'
-import { api, unwrap } from '../../../lib/api-client'
+import type { CreateParserInput } from '@shared/contracts/parsers'
+import { api, unwrap } from '@web/lib/api-client'
 
 /** 'Activate Parser': the server makes the spreadsheet (for a new one) and saves the active parser. */
 export function useCreateParser() {

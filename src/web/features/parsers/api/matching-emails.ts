@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import type { EmailFilters } from '../../../../shared/contracts/gmail'
-import { api, unwrap } from '../../../lib/api-client'
+import type { EmailFilters } from '@shared/contracts/gmail'
+import { api, unwrap } from '@web/lib/api-client'
 
 /** Matching emails for the training step, newest first (at most 20). */
 export function matchingEmailsQuery(filters: EmailFilters, { showImages = false } = {}) {

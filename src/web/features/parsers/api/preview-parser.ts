@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { z } from 'zod'
-import type { previewInputSchema } from '../../../../shared/contracts/parsers'
-import { api, unwrap } from '../../../lib/api-client'
+import type { previewInputSchema } from '@shared/contracts/parsers'
+import { api, unwrap } from '@web/lib/api-client'
 
 export type PreviewInput = z.input<typeof previewInputSchema>
 

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { api, unwrap } from '../../../lib/api-client'
+import { api, unwrap } from '@web/lib/api-client'
 
 /** Checks with Google that an existing spreadsheet (URL or ID) can be opened and written. */
 export function validateSpreadsheetQuery(spreadsheet: string) {

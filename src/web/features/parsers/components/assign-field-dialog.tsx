@@ -1,8 +1,8 @@
 import { useState } from 'react'
-import { Button } from '../../../components/ui/button'
-import { Field } from '../../../components/ui/field'
-import { Input } from '../../../components/ui/input'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
+import { Button } from '@web/components/ui/button'
+import { Field } from '@web/components/ui/field'
+import { Input } from '@web/components/ui/input'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog'
 import type { HighlightedValue } from '../selection-context'
 
 /** 'Train on this email': which of the parser's fields the highlighted text is. */

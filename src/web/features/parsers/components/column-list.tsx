@@ -1,6 +1,6 @@
-import type { RowMode } from '../../../../shared/contracts/parsers'
-import { sheetColumns } from '../../../../shared/contracts/sheets'
-import { cn } from '../../../lib/utils'
+import type { RowMode } from '@shared/contracts/parsers'
+import { sheetColumns } from '@shared/contracts/sheets'
+import { cn } from '@web/lib/utils'
 
 /** The spreadsheet's header row: one column per field, then Mailrow's own columns (muted). */
 export function ColumnList({ fieldNames, rowMode = 'per_email' }: { fieldNames: string[]; rowMode?: RowMode }) {

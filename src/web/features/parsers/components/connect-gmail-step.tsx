@@ -1,6 +1,6 @@
 import { CheckCircle2, Mail, RefreshCw, ShieldCheck, TriangleAlert } from 'lucide-react'
-import { Button } from '../../../components/ui/button'
-import { Spinner } from '../../../components/ui/spinner'
+import { Button } from '@web/components/ui/button'
+import { Spinner } from '@web/components/ui/spinner'
 import { useGmailConnection, useStartGmailConnection } from '../../connections/api/gmail-connection'
 import { toast } from 'sonner'
 

@@ -1,7 +1,7 @@
 import { useRef } from 'react'
-import { Button } from '../../../components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { useReturnFocus } from '../../../components/ui/use-return-focus'
+import { Button } from '@web/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog'
+import { useReturnFocus } from '@web/components/ui/use-return-focus'
 
 /**
  * The wizard's Cancel with trained fields: asks before throwing them away. Focus starts on the

@@ -1,5 +1,5 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react'
-import type { ExtractionField } from '../../../../shared/contracts/extraction'
+import type { ExtractionField } from '@shared/contracts/extraction'
 import { FIELD_COLOURS, FIELD_TEXT, fieldColour, highlightName } from '../field-colours'
 import { highlightFromText, rangesForFields, spansForFields, textAroundRange, type HighlightedValue } from '../selection-context'
 

@@ -1,5 +1,5 @@
-import type { FetchedEmail } from '../../../../shared/contracts/gmail'
-import { cn } from '../../../lib/utils'
+import type { FetchedEmail } from '@shared/contracts/gmail'
+import { cn } from '@web/lib/utils'
 import { formatEmailDate } from './email-view'
 
 /** Spec §9: the list previews the first 100 characters of each body. */

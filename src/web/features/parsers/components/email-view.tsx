@@ -1,6 +1,6 @@
 import { ImageOff } from 'lucide-react'
-import type { FetchedEmail } from '../../../../shared/contracts/gmail'
-import { Button } from '../../../components/ui/button'
+import type { FetchedEmail } from '@shared/contracts/gmail'
+import { Button } from '@web/components/ui/button'
 import type { HighlightedValue } from '../selection-context'
 import { EmailHtmlFrame, EmailTextBody, type MarkedFields } from './email-html-frame'
 

@@ -1,8 +1,8 @@
 import { Download } from 'lucide-react'
 import { useId, useState } from 'react'
-import type { ExportFormat } from '../../../../shared/contracts/exports'
-import type { ParserEmailFilter } from '../../../../shared/contracts/parsers'
-import { Button } from '../../../components/ui/button'
+import type { ExportFormat } from '@shared/contracts/exports'
+import type { ParserEmailFilter } from '@shared/contracts/parsers'
+import { Button } from '@web/components/ui/button'
 
 /** The export's address: the server streams the file and names it (Content-Disposition). */
 export function exportUrl(parserId: string, format: ExportFormat, view: { q: string; status: ParserEmailFilter } | null) {

@@ -1,9 +1,9 @@
 import { Sparkles } from 'lucide-react'
 import { Fragment } from 'react'
-import type { PreviewRow } from '../../../../shared/contracts/parsers'
-import { Badge } from '../../../components/ui/badge'
-import { Spinner } from '../../../components/ui/spinner'
-import { cn } from '../../../lib/utils'
+import type { PreviewRow } from '@shared/contracts/parsers'
+import { Badge } from '@web/components/ui/badge'
+import { Spinner } from '@web/components/ui/spinner'
+import { cn } from '@web/lib/utils'
 import { formatEmailDate } from './email-view'
 
 const STATUS_BADGE = {

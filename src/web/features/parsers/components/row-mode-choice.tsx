@@ -1,7 +1,7 @@
 import { Rows3, TextQuote } from 'lucide-react'
 import type { ReactNode } from 'react'
-import type { RowMode } from '../../../../shared/contracts/parsers'
-import { cn } from '../../../lib/utils'
+import type { RowMode } from '@shared/contracts/parsers'
+import { cn } from '@web/lib/utils'
 
 /** Names joined for a sentence: "Item", "Item and Price", "Item, Qty and Price". */
 export function joinNames(names: string[]): string {

@@ -1,8 +1,8 @@
 import { TriangleAlert, X } from 'lucide-react'
 import { useRef } from 'react'
-import { FIELD_TYPES, type ExtractionField, type FieldType } from '../../../../shared/contracts/extraction'
-import { Badge } from '../../../components/ui/badge'
-import { Button } from '../../../components/ui/button'
+import { FIELD_TYPES, type ExtractionField, type FieldType } from '@shared/contracts/extraction'
+import { Badge } from '@web/components/ui/badge'
+import { Button } from '@web/components/ui/button'
 import { FieldSwatch } from './field-swatch'
 import { focusAfterRemoval } from './focus-after-removal'
 

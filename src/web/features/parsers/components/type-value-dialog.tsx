@@ -1,8 +1,8 @@
 import { useState } from 'react'
-import { Button } from '../../../components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { Field } from '../../../components/ui/field'
-import { Input } from '../../../components/ui/input'
+import { Button } from '@web/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog'
+import { Field } from '@web/components/ui/field'
+import { Input } from '@web/components/ui/input'
 import { highlightFromTypedValue, type HighlightedValue } from '../selection-context'
 
 /** The keyboard way to pick a value: type it as it appears in the email, then name it as usual. */

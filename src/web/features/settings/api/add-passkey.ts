@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { authClient } from '../../../lib/auth-client'
+import { authClient } from '@web/lib/auth-client'
 import { authData } from './auth-data'
 import { passkeysQuery } from './list-passkeys'
 

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { CreateApiKeyInput } from '../../../../shared/contracts/api'
-import { api, unwrap } from '../../../lib/api-client'
+import type { CreateApiKeyInput } from '@shared/contracts/api'
+import { api, unwrap } from '@web/lib/api-client'
 
 export const apiKeysQuery = queryOptions({
   queryKey: ['api-keys'],

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { authClient, useSession } from '../../../lib/auth-client'
+import { authClient, useSession } from '@web/lib/auth-client'
 import { authData } from './auth-data'
 import { accountQuery } from './get-account'
 

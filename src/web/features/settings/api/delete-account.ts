@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import type { z } from 'zod'
-import type { deleteAccountInputSchema } from '../../../../shared/contracts/account'
-import { api, unwrap } from '../../../lib/api-client'
+import type { deleteAccountInputSchema } from '@shared/contracts/account'
+import { api, unwrap } from '@web/lib/api-client'
 
 /** Erases the account and all its data (GDPR); the caller signs the browser out afterwards. */
 export function useDeleteAccount() {

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { ChangePasswordInput } from '../../../../shared/contracts/auth'
-import { api, unwrap } from '../../../lib/api-client'
-import { authClient } from '../../../lib/auth-client'
+import type { ChangePasswordInput } from '@shared/contracts/auth'
+import { api, unwrap } from '@web/lib/api-client'
+import { authClient } from '@web/lib/auth-client'
 import { authData } from './auth-data'
 
 export const sessionsQuery = queryOptions({

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { CreateWebhookInput, UpdateWebhookInput } from '../../../../shared/contracts/webhooks'
-import { api, unwrap } from '../../../lib/api-client'
+import type { CreateWebhookInput, UpdateWebhookInput } from '@shared/contracts/webhooks'
+import { api, unwrap } from '@web/lib/api-client'
 import { notificationsQuery } from '../../notifications/api/get-notifications'
 
 const WEBHOOKS_KEY = ['webhooks'] as const

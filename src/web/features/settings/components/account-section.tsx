@@ -1,4 +1,4 @@
-import type { AccountView } from '../../../../shared/contracts/account'
+import type { AccountView } from '@shared/contracts/account'
 import { formatLongDate } from './format'
 import { SettingsSection } from './settings-section'
 

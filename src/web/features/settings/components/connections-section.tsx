@@ -1,13 +1,13 @@
 import { Mail } from 'lucide-react'
 import { useState } from 'react'
 import { toast } from 'sonner'
-import { Badge } from '../../../components/ui/badge'
-import { Button } from '../../../components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { Spinner } from '../../../components/ui/spinner'
+import { Badge } from '@web/components/ui/badge'
+import { Button } from '@web/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog'
+import { Spinner } from '@web/components/ui/spinner'
 import { useDisconnectGmail, useGmailConnection, useStartGmailConnection } from '../../connections/api/gmail-connection'
 import { SettingsSection } from './settings-section'
-import { useReturnFocus } from '../../../components/ui/use-return-focus'
+import { useReturnFocus } from '@web/components/ui/use-return-focus'
 
 /** The Gmail / Google Sheets connection: status, reconnect, and a way to revoke it. */
 export function ConnectionsSection() {

@@ -1,6 +1,6 @@
 import { Copy } from 'lucide-react'
 import { toast } from 'sonner'
-import { Button } from '../../../components/ui/button'
+import { Button } from '@web/components/ui/button'
 
 type CopyButtonProps = { text: string; label: string; copiedMessage: string }
 

@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useForm } from 'react-hook-form'
 import { z } from 'zod'
-import { Button } from '../../../components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { Field } from '../../../components/ui/field'
-import { Input } from '../../../components/ui/input'
+import { Button } from '@web/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog'
+import { Field } from '@web/components/ui/field'
+import { Input } from '@web/components/ui/input'
 
 const currentPasswordSchema = z.object({
   password: z.string().min(1, { error: 'Enter your current password' }),

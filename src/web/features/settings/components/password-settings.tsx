@@ -1,7 +1,7 @@
 import { LockKeyhole } from 'lucide-react'
 import { useState } from 'react'
-import type { AccountView } from '../../../../shared/contracts/account'
-import { Button } from '../../../components/ui/button'
+import type { AccountView } from '@shared/contracts/account'
+import { Button } from '@web/components/ui/button'
 import { ChangePasswordDialog } from './change-password-dialog'
 
 export function PasswordSettings({ account }: { account: AccountView }) {

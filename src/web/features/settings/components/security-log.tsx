@@ -1,5 +1,5 @@
-import { Button } from '../../../components/ui/button'
-import { Spinner } from '../../../components/ui/spinner'
+import { Button } from '@web/components/ui/button'
+import { Spinner } from '@web/components/ui/spinner'
 import { errorMessage } from '../api/auth-data'
 import { useSecurityLog } from '../api/security-log'
 

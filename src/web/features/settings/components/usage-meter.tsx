@@ -1,7 +1,7 @@
-import type { UsageView } from '../../../../shared/contracts/account'
-import { formatEmailsPerMonth } from '../../../../shared/plans'
-import { Progress } from '../../../components/ui/progress'
-import { cn } from '../../../lib/utils'
+import type { UsageView } from '@shared/contracts/account'
+import { formatEmailsPerMonth } from '@shared/plans'
+import { Progress } from '@web/components/ui/progress'
+import { cn } from '@web/lib/utils'
 
 /** 'YYYY-MM' (a UTC calendar month) as its name, e.g. 'November'. */
 function monthName(month: string): string {

@@ -2,7 +2,7 @@ import { Lock, Send, Trash2, Webhook as WebhookIcon } from 'lucide-react'
 import { useState, type FormEvent } from 'react'
 import { Link } from 'react-router'
 import { toast } from 'sonner'
-import type { AccountView } from '../../../../shared/contracts/account'
+import type { AccountView } from '@shared/contracts/account'
 import {
   createWebhookInputSchema,
   WEBHOOK_EVENT_LABELS,
@@ -10,15 +10,15 @@ import {
   WEBHOOKS_PLAN_MESSAGE,
   type WebhookEndpointView,
   type WebhookEventType,
-} from '../../../../shared/contracts/webhooks'
-import { PLAN_INFO } from '../../../../shared/plans'
-import { Badge } from '../../../components/ui/badge'
-import { Button } from '../../../components/ui/button'
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '../../../components/ui/dialog'
-import { Field } from '../../../components/ui/field'
-import { Input } from '../../../components/ui/input'
-import { Spinner } from '../../../components/ui/spinner'
-import { Switch } from '../../../components/ui/switch'
+} from '@shared/contracts/webhooks'
+import { PLAN_INFO } from '@shared/plans'
+import { Badge } from '@web/components/ui/badge'
+import { Button } from '@web/components/ui/button'
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@web/components/ui/dialog'
+import { Field } from '@web/components/ui/field'
+import { Input } from '@web/components/ui/input'
+import { Spinner } from '@web/components/ui/spinner'
+import { Switch } from '@web/components/ui/switch'
 import { useParsersList } from '../../parsers/api/parser-pages'
 import { UPGRADE_PATH } from '../../parsers/upgrade'
 import { errorMessage } from '../api/auth-data'

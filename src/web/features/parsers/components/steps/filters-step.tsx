@@ -1,7 +1,7 @@
 import { useState, type ChangeEvent } from 'react'
-import { FieldError } from '../../../../components/ui/form-error'
-import { Field } from '../../../../components/ui/field'
-import { Input } from '../../../../components/ui/input'
+import { FieldError } from '@web/components/ui/form-error'
+import { Field } from '@web/components/ui/field'
+import { Input } from '@web/components/ui/input'
 import { hasAnyFilter, type WizardDraft } from '../../wizard-draft'
 import { FilterSummary } from '../filter-summary'
 

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { extractionFieldsSchema } from '../../../../../shared/contracts/extraction'
-import { emailFiltersSchema } from '../../../../../shared/contracts/gmail'
-import { createParserInputSchema, destinationInputSchema, planViolation } from '../../../../../shared/contracts/parsers'
-import type { Plan } from '../../../../../shared/plans'
+import { extractionFieldsSchema } from '@shared/contracts/extraction'
+import { emailFiltersSchema } from '@shared/contracts/gmail'
+import { createParserInputSchema, destinationInputSchema, planViolation } from '@shared/contracts/parsers'
+import type { Plan } from '@shared/plans'
 import type { WizardDraft } from '../../wizard-draft'
 import { toEmailFilters } from '../../wizard-draft'
 
