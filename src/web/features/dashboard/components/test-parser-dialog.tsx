@@ -76,7 +76,7 @@ function TestParserForm({ parser, onClose }: { parser: ParserView; onClose: () =
         </DialogDescription>
       </DialogHeader>
 
-      <Field label="Gmail message ID">
+      <Field label="Gmail message ID" id="test-email-id">
         {(control) => <Input {...control} autoComplete="off" spellCheck={false} placeholder="e.g. 18c4f2a9e1b7d3c5" className="font-mono" {...register('emailId')} />}
       </Field>
 
