@@ -251,6 +251,34 @@ describe('line items', () => {
     expect(got!.fields.Product).toBe('Desk Lamp\nMonitor Arm\nCable Tray')
   })
 
+  it('keeps reading items when a column only some items fill (a discount) is filled or empty', async () => {
+    const order = (items: Array<[string, string, string]>) =>
+      html(
+        `<h2>Order confirmation WO-1</h2><table><tr><th>Description</th><th>Qty</th><th>Discount</th><th>Total</th></tr>` +
+          items.map(([name, discount, total]) => `<tr><td>${name}</td><td>2</td><td>${discount}</td><td>${total}</td></tr>`).join('') +
+          `</table><table><tr><td>Net</td><td>£90.00</td></tr><tr><td>Total</td><td>£108.00</td></tr></table>`,
+      )
+    const fields = [
+      { name: 'Description', value: 'Desk Lamp' },
+      { name: 'Line Total', value: '£20.00' },
+    ]
+    const [got] = await learnAndRun(
+      order([
+        ['Desk Lamp', '', '£20.00'],
+        ['Office Chair', '', '£30.00'],
+      ]),
+      fields,
+      [
+        order([
+          ['Monitor Arm', '-10%', '£18.00'],
+          ['Cable Tray', '', '£12.00'],
+          ['Foot Rest', '-5%', '£9.50'],
+        ]),
+      ],
+    )
+    expect(got!.fields).toEqual({ Description: 'Monitor Arm\nCable Tray\nFoot Rest', 'Line Total': '£18.00\n£12.00\n£9.50' })
+  })
+
   it('does not read summary rows of the same shape as items', async () => {
     const invoice = (items: Array<[string, string]>, rest: Array<[string, string]>) =>
       html(`<h2>Invoice</h2><table>${[...items, ...rest].map(([a, b]) => `<tr><td>${a}</td><td>${b}</td></tr>`).join('')}</table><p>Paid by card.</p>`)

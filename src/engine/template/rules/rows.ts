@@ -35,10 +35,17 @@ function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
     if (!doc.lineTab[line]) return false
     const cells = cellsOf(doc, line)
     if (cells.length !== spec.cells.length) return false
+    // One cell may be filled where the sample's was empty or empty where it was filled (a
+    // Discount column that only some items use), but not the row's first filled cell: its name.
+    const first = spec.cells.findIndex((want) => want !== 'empty')
+    let optional = 0
     for (let i = 0; i < cells.length; i++) {
       const want = spec.cells[i]!
       const c = cells[i]!.trim()
-      if (want === 'empty' ? c !== '' : c === '') return false
+      if (want === 'empty' ? c !== '' : c === '') {
+        if (i === first || ++optional > 1) return false
+        continue
+      }
       if (want === 'num' && cellClass(c) !== 'num') return false
     }
     return true
