@@ -1,6 +1,7 @@
 import type { Db } from '../server/db/client'
 import { claimDueMailboxes, type ClaimedMailbox } from '../server/features/pipeline/pipeline.queries'
 import type { Logger } from '../server/lib/logger'
+import { startTickLoop } from '../server/lib/tick-loop'
 
 const STOP_WAIT_MS = 10_000
 
@@ -41,14 +42,12 @@ export function startScheduler({
   const running = new Set<Promise<void>>()
   const reserved = reservedPrioritySlots(concurrency)
   let runningOthers = 0
-  let claiming: Promise<void> | undefined
-  let stopped = false
   // The last claim filled its slots (or other plans' slots are all taken, so their backlog is
   // unknown): more may be due, so a finished pass claims again at once.
   let isBehind = false
 
-  async function fill() {
-    while (!stopped && running.size < concurrency) {
+  async function fill(isStopped: () => boolean) {
+    while (!isStopped() && running.size < concurrency) {
       const free = concurrency - running.size
       // Pro mailboxes may take any slot; the others leave the reserved ones free.
       const othersRoom = Math.min(free, concurrency - reserved - runningOthers)
@@ -72,24 +71,13 @@ export function startScheduler({
     }
   }
 
-  function tick() {
-    claiming ??= fill()
-      .catch((error: unknown) => logger.error({ err: error }, 'mailbox scheduling failed'))
-      .finally(() => {
-        claiming = undefined
-      })
-    return claiming
-  }
+  const loop = startTickLoop(fill, { tickMs, logger, what: 'mailbox scheduling' })
+  const tick = loop.tick
 
-  const timer = setInterval(() => void tick(), tickMs)
-  timer.unref()
-  void tick()
   return {
     tick,
     async stop() {
-      stopped = true
-      clearInterval(timer)
-      await claiming
+      await loop.stop()
       // A pass stuck on a slow Google call is abandoned after this: its leases expire, nothing is lost.
       const giveUp = new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())
       await Promise.race([Promise.allSettled([...running]), giveUp])

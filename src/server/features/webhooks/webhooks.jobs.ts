@@ -1,8 +1,9 @@
 import type { Db } from '../../db/client'
 import type { Logger } from '../../lib/logger'
+import { startTickLoop, type TickLoop } from '../../lib/tick-loop'
 import { deliverDueWebhooks, type WebhookDeps } from './webhooks.service'
 
-export type DeliveryLoop = { tick(): Promise<void>; stop(): Promise<void> }
+export type DeliveryLoop = TickLoop
 
 /**
  * Every worker runs this loop next to the mailbox scheduler: it claims due deliveries from
@@ -23,34 +24,13 @@ export function startWebhookDeliveryLoop({
   concurrency: number
   tickMs: number
 }): DeliveryLoop {
-  let running: Promise<void> | undefined
-  let stopped = false
-
-  async function drain() {
-    // A full batch means more may be due: claim again at once rather than a tick later.
-    while (!stopped && (await deliverDueWebhooks(db, deps, { limit: concurrency })) === concurrency) {
-      /* keep going */
-    }
-  }
-
-  function tick() {
-    running ??= drain()
-      .catch((error: unknown) => logger.error({ err: error }, 'webhook delivery failed'))
-      .finally(() => {
-        running = undefined
-      })
-    return running
-  }
-
-  const timer = setInterval(() => void tick(), tickMs)
-  timer.unref()
-  void tick()
-  return {
-    tick,
-    async stop() {
-      stopped = true
-      clearInterval(timer)
-      await running
+  // A full batch means more may be due: claim again at once rather than a tick later.
+  return startTickLoop(
+    async (isStopped) => {
+      while (!isStopped() && (await deliverDueWebhooks(db, deps, { limit: concurrency })) === concurrency) {
+        /* keep going */
+      }
     },
-  }
+    { tickMs, logger, what: 'webhook delivery' },
+  )
 }
