@@ -510,11 +510,14 @@ function hasNestedRow(cell: RenderedCell): boolean {
  * apart from what follows it. A list item brings its own bullet, and a line ending in a colon
  * (`<strong>Size:</strong><p>M</p>`) goes on with its value.
  */
+/** What joins an item cell's lines (the template learner cuts an item's value at it). */
+export const CELL_LINE_SEPARATOR = ' • '
+
 function joinCellLines(lines: string[]): string {
   let out = lines[0] ?? ''
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!
-    out += line.startsWith('• ') || out.endsWith(':') ? ` ${line}` : ` • ${line}`
+    out += line.startsWith('• ') || out.endsWith(':') ? ` ${line}` : `${CELL_LINE_SEPARATOR}${line}`
   }
   return out
 }

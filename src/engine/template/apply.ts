@@ -71,24 +71,21 @@ export function whyMissing(field: FieldTemplate, docs: Docs): string {
   const all = Object.values(field.rules).flatMap((rules) => rules ?? [])
   if (all.length === 0) return 'not in the sample email'
   if (all.some((r) => r.kind === 'rows' || r.kind === 'column' || r.kind === 'list')) return 'line items not found'
+  const shown = (words: string[]) =>
+    (['html', 'text'] as const).some((view) => {
+      const doc = docs[view]
+      return doc !== undefined && anchorShown(doc, words)
+    })
   const label = all.find((r) => r.kind === 'label')
   if (label && label.kind === 'label') {
-    const shown = (['html', 'text'] as const).some((view) => {
-      const doc = docs[view]
-      return doc !== undefined && anchorShown(doc, label.anchor)
-    })
-    if (!shown) return `label "${label.anchor.filter((w) => w !== WILDCARD).join(' ')}" not found`
+    if (!shown(label.anchor)) return `label "${label.anchor.filter((w) => w !== WILDCARD).join(' ')}" not found`
     return `no value after "${label.anchor.filter((w) => w !== WILDCARD).join(' ')}" reads like the sample's`
   }
   // A key over its value, or the value's own question or label line above it.
   const named = all.find((r) => r.kind === 'stacked' || (r.kind === 'landmark' && r.asks))
   if (named && (named.kind === 'stacked' || named.kind === 'landmark')) {
     const words = named.kind === 'stacked' ? named.key : named.landmark
-    const shown = (['html', 'text'] as const).some((view) => {
-      const doc = docs[view]
-      return doc !== undefined && anchorShown(doc, words)
-    })
-    if (!shown) return `label "${words.join(' ')}" not found`
+    if (!shown(words)) return `label "${words.join(' ')}" not found`
   }
   return 'not where the sample showed it'
 }

@@ -4,7 +4,7 @@ import { cellEnd, DEFAULT_SKIP, findAnchor, gapIsStrong, sameValue, skipGap, sta
 import { acceptable, applyExtent } from '../extent'
 import type { Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
-import { pick, type Candidate } from './candidates'
+import { bestFitting, pick, type Candidate } from './candidates'
 
 function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field: FieldTemplate): Candidate[] {
   const out: Candidate[] = []
@@ -88,9 +88,7 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
       if (labelLine !== lineOf(doc, span[0]) && doc.lineTab[labelLine]) continue
       rule.atStart = startsLineOrCell(doc, doc.tokens[located.first]!.start)
       const candidates = labelCandidates(doc, rule, field)
-      let top = -1
-      for (const c of candidates) if (c.fit > top) top = c.fit
-      const group = candidates.filter((c) => c.fit === top)
+      const group = bestFitting(candidates)
       const ordinal = group.findIndex((c) => c.start === span[0])
       if (ordinal < 0 || !sameValue(group[ordinal]!.value, doc.text.slice(span[0], span[1]))) continue
       rule.ordinal = ordinal
@@ -110,12 +108,11 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
 export const labelRule: RuleHandler<'label'> = {
   baseConfidence: 0.92,
   apply(doc, rule, field) {
-    const candidates = labelCandidates(doc, rule, field)
-    const picked = pick(candidates, rule.ordinal)
+    const picked = pick(labelCandidates(doc, rule, field), rule.ordinal)
     if (!picked) return null
     // The label gives values in another number of places than in the sample (a repeated block the
     // sample showed once or twice): which one is the field's is no longer known.
-    if (rule.count !== undefined && rule.count > 1 && candidates.filter((c) => c.fit === picked.fit).length !== rule.count) return null
+    if (rule.count !== undefined && rule.count > 1 && picked.of !== rule.count) return null
     return { value: picked.candidate.value, penalty: Math.max(0, 3 - picked.fit) * 0.08 }
   },
   describe: (rule) => `label:"${rule.anchor.join(' ')}"${rule.ordinal > 0 ? `#${rule.ordinal + 1}` : ''}`,

@@ -1,4 +1,5 @@
 import { cellsOf, cleanValue, lineOf, lineText, type Doc } from '../../doc'
+import { CELL_LINE_SEPARATOR } from '../../html-to-text'
 import { cellClass, detectShape, hasDigit } from '../../shapes'
 import { squash, wordsOf } from '../anchors'
 import { acceptable, applyExtent, beforeTail } from '../extent'
@@ -225,7 +226,7 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
     const re = compiled(rule.capture)
     // A capture learned on one of the cell's sub-lines (`SKU: MB3` of `Bag • SKU: MB3 • Size • M`)
     // is tried on each of them.
-    const m = re.exec(cell) ?? (cell.includes(SUB_LINE) ? cell.split(SUB_LINE).map((part) => re.exec(part)).find((x) => x !== null) : null)
+    const m = re.exec(cell) ?? (cell.includes(CELL_LINE_SEPARATOR) ? cell.split(CELL_LINE_SEPARATOR).map((part) => re.exec(part)).find((x) => x !== null) : null)
     value = cleanValue(m?.[1] ?? '')
   } else if ('cells' in spec) {
     const cells = cellsOf(doc, line)
@@ -242,8 +243,6 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
   return value !== '' && acceptable(value, field) ? value : ''
 }
 
-/** How html-to-text joins the lines of an item's cell (joinCellLines). */
-const SUB_LINE = ' • '
 
 /**
  * An item's cell up to the lines under its first (`Blue Hoodie • Size: M`: see html-to-text's
@@ -252,7 +251,7 @@ const SUB_LINE = ' • '
  * learnRows finds it cut), so other rules read it whole.
  */
 function beforeSubLines(cell: string): string {
-  const at = cell.indexOf(SUB_LINE)
+  const at = cell.indexOf(CELL_LINE_SEPARATOR)
   return at > 0 ? cell.slice(0, at) : cell
 }
 
@@ -451,10 +450,9 @@ function headerAbove(doc: Doc, lines: number[], first: number, cells: number, va
 
 /** Learns the rows rule for a value inside a repeated unit; null when the value is not in one. */
 export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], run: LearnedRun, extents: Extent[]): RowsRule | null {
-  const { unit, first, count, lines } = run
+  const { unit, first, lines } = run
   const line = lineOf(doc, span[0])
-  const stopsNone = new Set<string>()
-  const j = unitLines(doc, lines, first, unit, stopsNone)?.indexOf(lines.indexOf(line, first)) ?? -1
+  const j = unitLines(doc, lines, first, unit, new Set())?.indexOf(lines.indexOf(line, first)) ?? -1
   if (j < 0) return null
   const spec = unit[j]!
   let cell = 0
@@ -476,9 +474,9 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
       const cellStart = span[0] - lead.length
       let bounds: [number, number] = [cellStart, cellStart + cellText.length]
       const at = span[0] - cellStart
-      const from = cellText.lastIndexOf(SUB_LINE, at)
-      const to = cellText.indexOf(SUB_LINE, at)
-      if (from >= 0 || to >= 0) bounds = [cellStart + (from >= 0 ? from + SUB_LINE.length : 0), cellStart + (to >= 0 ? to : cellText.length)]
+      const from = cellText.lastIndexOf(CELL_LINE_SEPARATOR, at)
+      const to = cellText.indexOf(CELL_LINE_SEPARATOR, at)
+      if (from >= 0 || to >= 0) bounds = [cellStart + (from >= 0 ? from + CELL_LINE_SEPARATOR.length : 0), cellStart + (to >= 0 ? to : cellText.length)]
       const pattern = linePattern(doc, line, span, variable, bounds)
       if (!pattern) return null
       capture = pattern
@@ -489,7 +487,6 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
     capture = pattern
   }
   // What follows the items in the sample (Subtotal, Shipping, Total…) ends them in every email.
-  void count
   const stops: string[] = []
   const after = run.end
   for (let i = after; i < lines.length && i < after + 8; i++) {

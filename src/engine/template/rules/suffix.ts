@@ -4,7 +4,7 @@ import { acceptable } from '../extent'
 import { fitsShape } from '../../shapes'
 import type { Span } from '../spans'
 import type { FieldTemplate, Rule, RuleHandler } from '../types'
-import { pick, type Candidate } from './candidates'
+import { bestFitting, pick, type Candidate } from './candidates'
 
 /** Shapes whose one token is found again by its form before the words that follow it. */
 const TOKEN_SHAPES = new Set(['email', 'url'])
@@ -59,9 +59,7 @@ export function learnSuffix(doc: Doc, span: Span, field: FieldTemplate, variable
       ...(token ? { token: true as const } : {}),
     }
     const candidates = suffixCandidates(doc, rule, field)
-    let top = -1
-    for (const c of candidates) if (c.fit > top) top = c.fit
-    const group = candidates.filter((c) => c.fit === top)
+    const group = bestFitting(candidates)
     const ordinal = group.findIndex((c) => c.start <= span[0] && sameValue(c.value, doc.text.slice(span[0], span[1])))
     if (ordinal >= 0) {
       rule.ordinal = ordinal
