@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm'
+import { pipelineDepsOf } from '../bootstrap'
 import { users } from '../db/schema'
+import type { PipelineDeps } from '../features/pipeline/pipeline.service'
 import { signUpAndIn, type HttpClient, type TestApp } from './test-app'
 import { connectGmail, deliverMail, type TestEmulator } from './test-emulator'
 
@@ -156,4 +158,9 @@ export async function injectFault(google: TestEmulator, spec: Record<string, unk
 export async function expectFaultsFired(faults: Array<{ fired: () => Promise<number> }>, times: number[]) {
   const fired = await Promise.all(faults.map((f) => f.fired()))
   if (fired.some((count, i) => count !== times[i])) throw new Error(`faults fired ${JSON.stringify(fired)} times, expected ${JSON.stringify(times)}`)
+}
+
+/** The pipeline's dependencies for a test app, with the sheet writer's waits and deadline off. */
+export function pipelineTestDeps(t: TestApp): PipelineDeps {
+  return { ...pipelineDepsOf(t.deps)!, write: { sleep: async () => {}, ambiguousDeadlineMs: 0 } }
 }

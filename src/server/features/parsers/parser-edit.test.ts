@@ -1,29 +1,22 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { pipelineDepsOf } from '../../bootstrap'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { parsedEmails, users } from '../../db/schema'
 import { STARTER_MESSAGES } from '@shared/contracts/parser-edit'
-import { deliverOrders, INBOX, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
-import { createTestApp, signUpAndIn, type TestApp } from '../../testing/test-app'
-import { connectGmail, deliverMail, startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
+import { deliverOrders, INBOX, pipelineTestDeps, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
+import { signUpAndIn, type TestApp } from '../../testing/test-app'
+import { connectGmail, deliverMail, useGoogleTestApp, type TestEmulator } from '../../testing/test-emulator'
 import { runMailboxPass, type PipelineDeps } from '../pipeline/pipeline.service'
 
+// One emulator and one app for the file, the emulator reset before each test.
+const app = useGoogleTestApp()
 let google: TestEmulator
 let t: TestApp
 let deps: PipelineDeps
 let n = 0
 
-beforeAll(async () => {
-  google = await startTestEmulator()
-  t = await createTestApp({ emulatorUrl: google.url })
-  deps = { ...pipelineDepsOf(t.deps)!, write: { sleep: async () => {}, ambiguousDeadlineMs: 0 } }
-})
-afterAll(async () => {
-  await t.close()
-  await google.close()
-})
-beforeEach(async () => {
-  await google.control('/reset', { body: {} })
+beforeAll(() => {
+  ;({ google, t } = app)
+  deps = pipelineTestDeps(t)
 })
 
 type TypedCell = { type: string; value?: unknown; formula?: string; numberFormat?: { type: string; pattern?: string } } | null

@@ -1,28 +1,21 @@
 import { and, eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { pipelineDepsOf } from '../../bootstrap'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { parsedEmails, parsers } from '../../db/schema'
-import { INBOX, orderEmail, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
-import { createTestApp, signUpAndIn, type TestApp } from '../../testing/test-app'
-import { deliverMail, startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
+import { INBOX, orderEmail, pipelineTestDeps, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
+import { signUpAndIn, type TestApp } from '../../testing/test-app'
+import { deliverMail, useGoogleTestApp, type TestEmulator } from '../../testing/test-emulator'
 import { runMailboxPass, type PipelineDeps } from '../pipeline/pipeline.service'
 
+// One emulator and one app for the file, the emulator reset before each test.
+const app = useGoogleTestApp()
 let google: TestEmulator
 let t: TestApp
 let deps: PipelineDeps
 let n = 0
 
-beforeAll(async () => {
-  google = await startTestEmulator()
-  t = await createTestApp({ emulatorUrl: google.url })
-  deps = { ...pipelineDepsOf(t.deps)!, write: { sleep: async () => {}, ambiguousDeadlineMs: 0 } }
-})
-afterAll(async () => {
-  await t.close()
-  await google.close()
-})
-beforeEach(async () => {
-  await google.control('/reset', { body: {} })
+beforeAll(() => {
+  ;({ google, t } = app)
+  deps = pipelineTestDeps(t)
 })
 
 /** The paused moment the tests set, so the mail around it is dated without looking at the clock. */

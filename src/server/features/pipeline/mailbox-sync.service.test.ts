@@ -1,28 +1,21 @@
 import { eq } from 'drizzle-orm'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { pipelineDepsOf } from '../../bootstrap'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { connectedAccounts, parsedEmails } from '../../db/schema'
-import { deliverOrders, injectFault, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
-import { createTestApp, type TestApp } from '../../testing/test-app'
-import { startTestEmulator, type TestEmulator } from '../../testing/test-emulator'
+import { deliverOrders, injectFault, pipelineTestDeps, sheetRows, userWithOrderParser } from '../../testing/pipeline-fixtures'
+import { type TestApp } from '../../testing/test-app'
+import { useGoogleTestApp, type TestEmulator } from '../../testing/test-emulator'
 import { runMailboxPass, type PipelineDeps } from './pipeline.service'
 
+// One emulator and one app for the file, the emulator reset before each test.
+const app = useGoogleTestApp()
 let google: TestEmulator
 let t: TestApp
 let base: PipelineDeps
 let n = 0
 
-beforeAll(async () => {
-  google = await startTestEmulator()
-  t = await createTestApp({ emulatorUrl: google.url })
-  base = { ...pipelineDepsOf(t.deps)!, write: { sleep: async () => {}, ambiguousDeadlineMs: 0 } }
-})
-afterAll(async () => {
-  await t.close()
-  await google.close()
-})
-beforeEach(async () => {
-  await google.control('/reset', { body: {} })
+beforeAll(() => {
+  ;({ google, t } = app)
+  base = pipelineTestDeps(t)
 })
 
 /** Deps whose Google calls time out after `timeoutMs`, and whose clock reads `clock.now`. */
