@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { highlightCell } from './email-frame'
-import { connectDemoGmail, PASSWORD, signInViaForm, signUpViaApi, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { connectDemoGmail, deliverToDemoMailbox, PASSWORD, signInViaForm, signUpViaApi, uniqueEmail, useBrowser, waitForPath } from './browser'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -143,11 +143,11 @@ describe('accessibility (axe-core, WCAG 2 A and AA)', () => {
       '<h1>Thanks for your order</h1><table><tr><td>Order number:</td><td>NW-990417</td></tr><tr><td>Total:</td><td>$84.88</td></tr></table>',
       '',
     ].join('\r\n')
-    const delivered = (await (await fetch(`${emulatorUrl}/_control/mailboxes/demo@mailrow.test/messages`, { method: 'POST', headers: { 'content-type': 'message/rfc822' }, body: raw })).json()) as { id: string }
+    const deliveredId = await deliverToDemoMailbox(emulatorUrl, raw)
     // The demo mailbox is shared by every story: this order would otherwise be the newest
     // Northwind email that the later stories' wizards show first.
     onTestFinished(async () => {
-      await fetch(`${emulatorUrl}/_control/mailboxes/demo@mailrow.test/messages/${delivered.id}`, { method: 'DELETE' })
+      await fetch(`${emulatorUrl}/_control/mailboxes/demo@mailrow.test/messages/${deliveredId}`, { method: 'DELETE' })
     })
     let emailId: string | undefined
     for (let tries = 0; tries < 60 && !emailId; tries += 1) {

@@ -115,3 +115,9 @@ export async function connectDemoGmail(page: Page, emulatorUrl: string) {
   await grantOnConsentPage(page, emulatorUrl)
   await toast(page, 'Gmail connected successfully!').waitFor()
 }
+
+/** Delivers a raw email to the demo mailbox that every story shares; returns its Gmail id. */
+export async function deliverToDemoMailbox(emulatorUrl: string, raw: string): Promise<string> {
+  const response = await fetch(`${emulatorUrl}/_control/mailboxes/demo@mailrow.test/messages`, { method: 'POST', headers: { 'content-type': 'message/rfc822' }, body: raw })
+  return ((await response.json()) as { id: string }).id
+}

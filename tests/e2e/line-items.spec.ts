@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { connectDemoGmail, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { connectDemoGmail, deliverToDemoMailbox, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
 import { highlightCell } from './email-frame'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
@@ -31,14 +31,7 @@ function order(sender: string, number: string, items: Array<[string, string]>, m
   ].join('\r\n')
 }
 
-async function deliver(raw: string) {
-  const response = await fetch(`${emulatorUrl}/_control/mailboxes/demo@mailrow.test/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'message/rfc822' },
-    body: raw,
-  })
-  return ((await response.json()) as { id: string }).id
-}
+const deliver = (raw: string) => deliverToDemoMailbox(emulatorUrl, raw)
 
 async function sheetValues(spreadsheetId: string): Promise<string[][]> {
   const sheet = (await (await fetch(`${emulatorUrl}/_control/spreadsheets/${spreadsheetId}`)).json()) as { sheets: Array<{ values?: string[][] }> }

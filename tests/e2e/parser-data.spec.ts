@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import ExcelJS from 'exceljs'
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { connectDemoGmail, signInViaForm, signUpViaApi, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { connectDemoGmail, deliverToDemoMailbox, signInViaForm, signUpViaApi, uniqueEmail, useBrowser, waitForPath } from './browser'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -24,10 +24,7 @@ function order(from: string, n: number, customer: string, total: string) {
   ].join('\r\n')
 }
 
-async function deliver(raw: string) {
-  const response = await fetch(`${emulatorUrl}/_control/mailboxes/demo@mailrow.test/messages`, { method: 'POST', headers: { 'content-type': 'message/rfc822' }, body: raw })
-  return ((await response.json()) as { id: string }).id
-}
+const deliver = (raw: string) => deliverToDemoMailbox(emulatorUrl, raw)
 
 /** A signed-in user with Gmail connected and a parser (Order, Customer, Total) on `from`'s orders. */
 async function userWithParser(label: string, from: string): Promise<{ page: Page; parserId: string }> {

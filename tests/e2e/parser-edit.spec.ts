@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
-import { connectDemoGmail, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { connectDemoGmail, deliverToDemoMailbox, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -30,10 +30,7 @@ const order = (n: number, customer: string, total: string, tracking?: string) =>
     }</table><p>Edit Store</p>`,
   )
 
-async function deliver(raw: string) {
-  const response = await fetch(`${emulatorUrl}/_control/mailboxes/demo@mailrow.test/messages`, { method: 'POST', headers: { 'content-type': 'message/rfc822' }, body: raw })
-  return ((await response.json()) as { id: string }).id
-}
+const deliver = (raw: string) => deliverToDemoMailbox(emulatorUrl, raw)
 
 type TypedCell = { type: string; value?: unknown; numberFormat?: { pattern?: string } } | null
 async function sheet(spreadsheetId: string) {

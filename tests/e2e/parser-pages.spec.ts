@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { connectDemoGmail, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { connectDemoGmail, deliverToDemoMailbox, signInViaForm, signUpViaApi, toast, uniqueEmail, useBrowser, waitForPath } from './browser'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -31,10 +31,7 @@ const redesigned = (n: number, customer: string, total: string) =>
     `<h1>Thanks for your order</h1><table><tr><td>Order number:</td><td>${n}</td></tr><tr><td>Status:</td><td>Shipped</td></tr><tr><td>Buyer:</td><td>${customer}</td></tr><tr><td>Total:</td><td>${total}</td></tr></table><p>Fixit Store</p>`,
   )
 
-async function deliver(raw: string) {
-  const response = await fetch(`${emulatorUrl}/_control/mailboxes/demo@mailrow.test/messages`, { method: 'POST', headers: { 'content-type': 'message/rfc822' }, body: raw })
-  return ((await response.json()) as { id: string }).id
-}
+const deliver = (raw: string) => deliverToDemoMailbox(emulatorUrl, raw)
 
 describe("a parser's page", () => {
   it('user fixes partial emails with "Train on this email" and reprocesses them to success', async () => {

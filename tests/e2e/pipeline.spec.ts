@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { connectDemoGmail, signInViaForm, signUpViaApi, uniqueEmail, useBrowser, waitForPath } from './browser'
+import { connectDemoGmail, deliverToDemoMailbox, signInViaForm, signUpViaApi, uniqueEmail, useBrowser, waitForPath } from './browser'
 
 const { newPage, baseUrl, emulatorUrl } = useBrowser()
 
@@ -17,14 +17,7 @@ const order = (n: number) =>
     '',
   ].join('\r\n')
 
-async function deliver(raw: string) {
-  const response = await fetch(`${emulatorUrl}/_control/mailboxes/demo@mailrow.test/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'message/rfc822' },
-    body: raw,
-  })
-  return ((await response.json()) as { id: string }).id
-}
+const deliver = (raw: string) => deliverToDemoMailbox(emulatorUrl, raw)
 
 describe('the pipeline in demo mode', () => {
   it('after a parser is activated, a newly delivered matching email becomes a row in the sheet and on the dashboard within seconds', async () => {
