@@ -279,6 +279,81 @@ describe('line items', () => {
     expect(got!.fields).toEqual({ Description: 'Monitor Arm\nCable Tray\nFoot Rest', 'Line Total': '£18.00\n£12.00\n£9.50' })
   })
 
+  it('reads a price after a struck-through old price, and a price alone, as the same column', async () => {
+    const order = (items: Array<[string, string]>) =>
+      html(
+        `<h2>Order acknowledgement</h2><table><tr><th>Qty</th><th>Item</th><th>Unit price</th></tr>` +
+          items.map(([name, price], i) => `<tr><td>${i + 2}</td><td>${name}</td><td>${price}</td></tr>`).join('') +
+          `<tr><td></td><td>Total</td><td>€999.00</td></tr></table>`,
+      )
+    const [got] = await learnAndRun(
+      order([
+        ['Desk Lamp', '<s>€50.00</s> €40.00'],
+        ['Office Chair', '€120.00'],
+      ]),
+      [{ name: 'Unit Price', value: '€40.00' }],
+      [
+        order([
+          ['Monitor Arm', '€18.00'],
+          ['Cable Tray', '<s>€15.00</s> €12.00'],
+          ['Foot Rest', '€9.50'],
+        ]),
+      ],
+    )
+    expect(got!.fields).toEqual({ 'Unit Price': '€18.00\n€12.00\n€9.50' })
+  })
+
+  it('ends the items at a total named with more words (Items subtotal) and reads a name without the line under it', async () => {
+    const receipt = (rows: string[]) =>
+      html(`<h1>Your order was delivered</h1><table><tr><td colspan="2"><b>Delivered items</b></td></tr>${rows.join('')}<tr><td>Items subtotal</td><td>$40.00</td></tr><tr><td>Total charged</td><td>$44.00</td></tr></table>`)
+    const row = (name: string, price: string, under = '') => `<tr><td>1 &times; ${name}${under ? `<br><span>${under}</span>` : ''}</td><td>${price}</td></tr>`
+    const [got] = await learnAndRun(
+      receipt([row('Whole Milk', '$4.00'), row('Sourdough Loaf', '$6.00')]),
+      [
+        { name: 'Item', value: 'Whole Milk' },
+        { name: 'Price', value: '$4.00' },
+      ],
+      [receipt([row('Greek Yogurt', '$5.00'), row('Blueberries', '$3.00', 'Replaced Strawberries')])],
+    )
+    expect(got!.fields).toEqual({ Item: 'Greek Yogurt\nBlueberries', Price: '$5.00\n$3.00' })
+  })
+
+  it('reads items as a name over option lines that vary in number, then the same labelled lines', async () => {
+    const order = (items: Array<[string, string[], number, string]>) =>
+      text(
+        [
+          'Thanks for your order!',
+          '',
+          ...items.flatMap(([name, options, qty, price]) => [name, ...options, `Quantity: ${qty}`, `Price: ${price}`, '']),
+          'Subtotal: $99.00',
+          'Total: $104.00',
+        ].join('\n'),
+      )
+    const fields = [
+      { name: 'Item', value: 'Linen Napkins' },
+      { name: 'Quantity', value: '4', context: { before: 'Quantity: ' } },
+      { name: 'Price', value: '$5.90' },
+    ]
+    const [got] = await learnAndRun(
+      order([
+        ['Linen Napkins', ['Size: L'], 4, '$5.90'],
+        ['Desk Lamp', ['Size: M'], 1, '$25.00'],
+        ['Garden Hose', [], 2, '$7.57'],
+        ['Notebook', ['Color: Green', 'Engraving: For Mom'], 3, '$1.26'],
+      ]),
+      fields,
+      [
+        order([
+          ['Wool Socks', [], 2, '$8.00'],
+          ['Smart Plug', ['Color: White', 'Size: EU'], 1, '$19.00'],
+          ['Paperback: Les Misérables', ['Engraving: J.D.'], 5, '$3.10'],
+        ]),
+      ],
+    )
+    expect(got!.fields).toEqual({ Item: 'Wool Socks\nSmart Plug\nPaperback: Les Misérables', Quantity: '2\n1\n5', Price: '$8.00\n$19.00\n$3.10' })
+    expect(got!.status).toBe('success')
+  })
+
   it('does not read summary rows of the same shape as items', async () => {
     const invoice = (items: Array<[string, string]>, rest: Array<[string, string]>) =>
       html(`<h2>Invoice</h2><table>${[...items, ...rest].map(([a, b]) => `<tr><td>${a}</td><td>${b}</td></tr>`).join('')}</table><p>Paid by card.</p>`)

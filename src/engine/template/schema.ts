@@ -34,7 +34,7 @@ const extentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('tail'), pattern: z.string().max(2000) }),
 ])
 
-const optionalLine = { optional: z.literal(true).optional() }
+const optionalLine = { optional: z.literal(true).optional(), repeat: z.literal(true).optional() }
 const unitLineSchema = z.union([z.object({ cells: z.array(z.enum(['empty', 'num', 'text'])), ...optionalLine }), z.object({ pattern: z.string().nullable(), ...optionalLine })])
 
 const ruleSchema = z.discriminatedUnion('kind', [
@@ -44,6 +44,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
     line: index,
     cell: index,
     capture: z.string().optional(),
+    atEnd: z.literal(true).optional(),
     extent: extentSchema,
     header: words.nullable(),
     landmark: words.nullable(),

@@ -29,7 +29,8 @@ type AnchorFit = {
 
 /** One line of a line item's unit: a table row by its cells, or a line of text by its pattern (null: any text). */
 /** One line of a repeated unit; `optional`: some items leave it out (an item's `Condition: Used` line). */
-export type UnitLine = ({ cells: Array<'empty' | 'num' | 'text'> } | { pattern: string | null }) & { optional?: true }
+/** `repeat`: 0 or more such lines (an item's option lines, `Color: Blue`), up to the unit's next line. */
+export type UnitLine = ({ cells: Array<'empty' | 'num' | 'text'> } | { pattern: string | null }) & { optional?: true; repeat?: true }
 
 export type Rule =
   /**
@@ -42,6 +43,11 @@ export type Rule =
       line: number
       cell: number
       capture?: string
+      /**
+       * The sample's cell held other amounts before the value (an old price struck through): an
+       * item whose cell is only the value, or ends with it, is read by the value's shape at the end.
+       */
+      atEnd?: true
       extent: Extent
       header: string[] | null
       landmark: string[] | null

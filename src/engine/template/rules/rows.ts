@@ -1,6 +1,6 @@
 import { cellsOf, cleanValue, lineOf, lineText, type Doc } from '../../doc'
 import { CELL_LINE_SEPARATOR } from '../../html-to-text'
-import { cellClass, detectShape, hasDigit } from '../../shapes'
+import { cellClass, detectShape, findShapeSpans, fitsShape, hasDigit } from '../../shapes'
 import { squash, wordsOf } from '../anchors'
 import { acceptable, applyExtent, beforeTail } from '../extent'
 import { overlaps, spanAt, type Span } from '../spans'
@@ -22,6 +22,8 @@ type RowsRule = Extract<Rule, { kind: 'rows' }>
 /** At most this many lines per item, and this many items. */
 const MAX_UNIT_LINES = 4
 const MAX_ITEMS = 500
+/** At most this many option lines (`Color: Blue`, `Size: M`) under one item's name. */
+const MAX_OPTION_LINES = 6
 
 /**
  * Words that open a summary row under a list of items, in the languages senders write in. A row
@@ -63,8 +65,12 @@ function rowLabel(doc: Doc, line: number): string {
   return cellsOf(doc, line).find((c) => c.trim() !== '')?.trim() ?? ''
 }
 
+/** A total named with more words (`Items subtotal`, `Total charged`, `Estimated total`): short, with a total word. */
+const TOTAL_WORD = /(?:^|[^\p{L}])(?:sub-?total|total|totals|zwischensumme|gesamtsumme|sous-total|subtotaal|totaal|subtotale|totale|小計|合計)(?:$|[^\p{L}])/iu
+
 function isSummary(label: string, stops: ReadonlySet<string>): boolean {
-  return stops.has(wordsOf(label).join(' ')) || SUMMARY.test(label.trim())
+  const words = wordsOf(label)
+  return stops.has(words.join(' ')) || SUMMARY.test(label.trim()) || (words.length <= 4 && !hasDigit(label) && TOTAL_WORD.test(label))
 }
 
 /** Lines holding a letter or digit: blank lines and rules (`----`) separate items, never are one. */
@@ -102,20 +108,36 @@ function contentLines(doc: Doc): { lines: number[]; index: Map<number, number> }
  * unit's shaped lines.
  */
 function unitLines(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): number[] | null {
+  return unitSpan(doc, lines, at, unit, stops)?.at ?? null
+}
+
+/**
+ * `at`: the content index of each unit line (a repeated line: its first, or -1 when none);
+ * `next`: the content index after the unit.
+ */
+function unitSpan(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): { at: number[]; next: number } | null {
   if (at >= lines.length || isSummary(rowLabel(doc, lines[at]!), stops)) return null
   const out: number[] = []
   let i = at
-  for (const spec of unit) {
-    const line = lines[i]
-    const fits =
-      line !== undefined &&
-      unitLineFits(doc, line, spec) &&
-      !(!('cells' in spec) && spec.pattern === null && unit.some((other) => other !== spec && !('cells' in other) && other.pattern !== null && unitLineFits(doc, line, other)))
-    if (fits) out.push(i++)
+  const fitsLine = (spec: UnitLine, line: number | undefined) =>
+    line !== undefined &&
+    unitLineFits(doc, line, spec) &&
+    !(!('cells' in spec) && spec.pattern === null && unit.some((other) => other !== spec && !other.repeat && !('cells' in other) && other.pattern !== null && unitLineFits(doc, line, other)))
+  for (let u = 0; u < unit.length; u++) {
+    const spec = unit[u]!
+    if (spec.repeat) {
+      // Option lines (`Color: Blue`): as many as there are, up to the unit's next line.
+      const following = unit[u + 1]
+      const first = i
+      while (i - first < MAX_OPTION_LINES && fitsLine(spec, lines[i]) && !(following && fitsLine(following, lines[i]))) i++
+      out.push(i > first ? first : -1)
+      continue
+    }
+    if (fitsLine(spec, lines[i])) out.push(i++)
     else if (spec.optional) out.push(-1)
     else return null
   }
-  return out
+  return { at: out, next: i }
 }
 
 function unitAt(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): boolean {
@@ -124,7 +146,8 @@ function unitAt(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: 
 
 /** How many content lines the unit starting at `at` takes (its optional lines may be absent). */
 function unitLength(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): number {
-  return unitLines(doc, lines, at, unit, stops)?.filter((l) => l >= 0).length ?? 0
+  const span = unitSpan(doc, lines, at, unit, stops)
+  return span ? span.next - at : 0
 }
 
 /** A row marked as a part of the item above it: `+ Extra cheese`, `↳ Gift wrap`, `• No onions`. */
@@ -226,8 +249,12 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
     const re = compiled(rule.capture)
     // A capture learned on one of the cell's sub-lines (`SKU: MB3` of `Bag • SKU: MB3 • Size • M`)
     // is tried on each of them.
-    const m = re.exec(cell) ?? (cell.includes(CELL_LINE_SEPARATOR) ? cell.split(CELL_LINE_SEPARATOR).map((part) => re.exec(part)).find((x) => x !== null) : null)
-    value = cleanValue(m?.[1] ?? '')
+    // The sample's value was on one line of its cell: a match across the lines under an item's
+    // name (`Jam • Replaced Honey`) reads the name's line alone.
+    let m = re.exec(cell)
+    if (m?.[1]?.includes(CELL_LINE_SEPARATOR)) m = re.exec(beforeSubLines(cell))
+    m ??= cell.includes(CELL_LINE_SEPARATOR) ? (cell.split(CELL_LINE_SEPARATOR).map((part) => re.exec(part)).find((x) => x !== null) ?? null) : null
+    value = cleanValue(m?.[1] ?? (rule.atEnd ? (endingValue(cell, field) ?? '') : ''))
   } else if ('cells' in spec) {
     const cells = cellsOf(doc, line)
     const start = doc.lineStart[line]! + cells.slice(0, rule.cell).reduce((n, c) => n + c.length + 1, 0)
@@ -243,6 +270,16 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
   return value !== '' && acceptable(value, field) ? value : ''
 }
 
+/** The value of the field's shape that ends a cell (`€400.34` of `€500.43 €400.34`), if one does. */
+function endingValue(cell: string, field: FieldTemplate): string | null {
+  const text = cell.trimEnd()
+  const spans = findShapeSpans(text).filter((s) => s[1] === text.length)
+  for (const [start] of spans.sort((a, b) => b[0] - a[0])) {
+    const value = text.slice(start)
+    if (fitsShape(value, field.shape, field.shapeOptions)) return value
+  }
+  return null
+}
 
 /**
  * An item's cell up to the lines under its first (`Blue Hoodie • Size: M`: see html-to-text's
@@ -365,11 +402,78 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
         for (let j = 0; j < k; j++) other.push(specOf(doc, lines[u + j]!, variable))
         return other.every((s, j) => s !== null && ('cells' in s) === ('cells' in unit[j]!)) && kind(lines[u + o]!) === kind(line)
       })
-      if (run.length >= 2 && consistent) return { unit, first, count: run.length, lines, firstEnd: first + k, end: runEnd(doc, lines, run, unit, stops) }
+      if (run.length >= 2 && consistent) {
+        const found = { unit, first, count: run.length, lines, firstEnd: first + k, end: runEnd(doc, lines, run, unit, stops) }
+        // Blocks of labelled lines whose option lines vary reach further than a fixed unit that two
+        // items happen to share (both with one `Size:` line): the items are the longer run.
+        const blocks = 'cells' in unit[0]! ? null : findRunOfLabelledBlocks(doc, variable, lines, at)
+        return blocks && blocks.end > found.end ? blocks : found
+      }
       if (k === 1 && run.length === 1 && 'cells' in unit[0]! && headerAbove(doc, lines, first, unit[0]!.cells.length, variable)) return { unit, first, count: 1, lines, firstEnd: first + 1, end: first + 1 }
     }
   }
-  return findRunWithOptionalLine(doc, variable, lines, at)
+  return findRunWithOptionalLine(doc, variable, lines, at) ?? findRunOfLabelledBlocks(doc, variable, lines, at)
+}
+
+/** A line of text that reads `Label: value`, the label of at most four words. */
+const LABEL_VALUE = /^\s*(\p{L}[\p{L}\p{N}'’()/&.-]*(?:\s+[\p{L}\p{N}'’()/&.-]+){0,3}):\s*\S/u
+/** Any such line, as a unit line: an item's option (`Color: Forest Green`, `Engraving: For Mom`). */
+const OPTION_LINE = '^\\s*\\p{L}[^:\\t]{0,40}:\\s*\\S'
+
+function labelOf(doc: Doc, line: number): string | null {
+  if (doc.lineTab[line]) return null
+  const m = LABEL_VALUE.exec(lineText(doc, line))
+  return m ? wordsOf(m[1]!).join(' ') : null
+}
+
+/**
+ * Items as blocks of a name line over `Label: value` lines, where items differ in how many option
+ * lines they have (`Color: Blue`, `Size: M`, none) but each ends with the same labelled lines
+ * (`Quantity: 2`, `Price: $12.00`). The labels every block of the sample has are the item's own
+ * lines; any other labelled line is an option, 0 or more of them after the name.
+ */
+function findRunOfLabelledBlocks(doc: Doc, variable: Span[], lines: number[], at: number): LearnedRun | null {
+  // The first block's name: the value's line, or the nearest line above it that is not labelled.
+  let head = at
+  while (head > 0 && at - head < MAX_OPTION_LINES + 2 && labelOf(doc, lines[head]!) !== null) head--
+  if (labelOf(doc, lines[head]!) !== null || doc.lineTab[lines[head]!]) return null
+  // A block is a name line and the labelled lines under it, ending with the first block's last label.
+  let end = head + 1
+  while (end < lines.length && labelOf(doc, lines[end]!) !== null) end++
+  if (end - head < 2) return null
+  const closing = labelOf(doc, lines[end - 1]!)!
+  const blocks: Array<[number, number]> = [[head, end]]
+  while (blocks.length < MAX_ITEMS) {
+    const start = blocks[blocks.length - 1]![1]
+    if (start >= lines.length || doc.lineTab[lines[start]!] || isSummary(lineText(doc, lines[start]!), new Set())) break
+    let e = start + 1
+    while (e < lines.length && e - start <= MAX_OPTION_LINES + 4 && labelOf(doc, lines[e]!) !== null && labelOf(doc, lines[e]!) !== closing) e++
+    if (e >= lines.length || labelOf(doc, lines[e]!) !== closing) break
+    blocks.push([start, e + 1])
+  }
+  if (blocks.length < 2) return null
+  // The item's own lines: the labels every block has, in the first block's order, closing it.
+  const labelsIn = ([s, e]: [number, number]) => Array.from({ length: e - s - 1 }, (_, k) => labelOf(doc, lines[s + 1 + k]!)!)
+  const common = labelsIn(blocks[0]!).filter((label) => blocks.every((b) => labelsIn(b).includes(label)))
+  const firstLabels = labelsIn(blocks[0]!)
+  // They close every block, in the same order; the lines before them are options.
+  const own = firstLabels.slice(firstLabels.length - common.length)
+  if (own.length === 0 || own.join('|') !== common.join('|') || !blocks.every((b) => labelsIn(b).slice(-own.length).join('|') === own.join('|'))) return null
+  // Something varies between blocks, or they are one block's repeated lines.
+  if (blocks.every((b) => b[1] - b[0] === blocks[0]![1] - blocks[0]![0])) return null
+  const ownLines = Array.from({ length: own.length }, (_, k) => specOf(doc, lines[head + (end - head) - own.length + k]!, variable))
+  if (ownLines.some((spec) => !spec || 'cells' in spec || spec.pattern === null)) return null
+  const unit: UnitLine[] = [{ pattern: null }, { pattern: OPTION_LINE, optional: true, repeat: true }, ...(ownLines as UnitLine[])]
+  // The value is the name or on one of the item's own lines, never on an option line.
+  if (at !== head && at < end - own.length) return null
+  const stops = new Set<string>()
+  const mine = unitSpan(doc, lines, head, unit, stops)
+  if (!mine || mine.next !== end) return null
+  // A look-alike block right above: the highlighted item is not the first, or these are not items.
+  if (head > 0 && [2, 3, 4, 5, 6, 7, 8].some((n) => head - n >= 0 && unitLength(doc, lines, head - n, unit, stops) === n)) return null
+  const run = runFrom(doc, lines, head, unit, stops)
+  if (run.length < 2) return null
+  return { unit, first: head, count: run.length, lines, firstEnd: end, end: runEnd(doc, lines, run, unit, stops) }
 }
 
 /** A line of digits and signs, no letters: an item's price or count on a line of its own. */
@@ -435,7 +539,14 @@ function valueKind(doc: Doc, l: number, span: Span, line: number): string {
   if (!doc.lineTab[line]) return 'line'
   const index = doc.text.slice(doc.lineStart[line]!, span[0]).split('\t').length - 1
   const cell = cellsOf(doc, l)[index]?.trim() ?? ''
-  return cell === '' ? 'empty' : detectShape(cell).shape
+  if (cell === '') return 'empty'
+  const shape = detectShape(cell).shape
+  if (shape !== 'text') return shape
+  // A cell of amounts (`€500.43 €400.34`: an old price struck through, then the price) is of the
+  // kind of the amount that ends it.
+  const spans = findShapeSpans(cell)
+  const last = spans.find((s) => s[1] === cell.length)
+  return last && spans.every((s) => s[1] <= last[0] || s === last) && cell.slice(0, last[0]).replace(/[\s\p{Sc}\d.,'\u00a0\u202f-]/gu, '') === '' ? detectShape(cell.slice(last[0])).shape : shape
 }
 
 function headerAbove(doc: Doc, lines: number[], first: number, cells: number, variable: Span[]): string[] | null {
@@ -453,10 +564,11 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
   const { unit, first, lines } = run
   const line = lineOf(doc, span[0])
   const j = unitLines(doc, lines, first, unit, new Set())?.indexOf(lines.indexOf(line, first)) ?? -1
-  if (j < 0) return null
+  if (j < 0 || unit[j]!.repeat) return null
   const spec = unit[j]!
   let cell = 0
   let capture: string | undefined
+  let atEnd = false
   let extent: Extent = { kind: 'cell' }
   if ('cells' in spec) {
     const ls = doc.lineStart[line]!
@@ -480,6 +592,9 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
       const pattern = linePattern(doc, line, span, variable, bounds)
       if (!pattern) return null
       capture = pattern
+      // Amounts before the value in its cell (an old price struck through): other items' cells
+      // may hold the value alone.
+      if (span[1] >= cellStart + cellText.trimEnd().length && lead.replace(/[\s\p{Sc}\d.,'\u00a0\u202f-]/gu, '') === '' && fitsShape(lead.trim().split(/\s+(?=\p{Sc}|\d)/u).pop() ?? '', field.shape, field.shapeOptions)) atEnd = true
     }
   } else if (spec.pattern !== null) {
     const pattern = linePattern(doc, line, span, variable)
@@ -508,7 +623,7 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
       }
     }
   }
-  const rule: RowsRule = { kind: 'rows', unit, line: j, cell, extent, header, landmark, ...(prefix ? { prefix } : {}), gap, ordinal: 0, stops, ...(capture ? { capture } : {}) }
+  const rule: RowsRule = { kind: 'rows', unit, line: j, cell, extent, header, landmark, ...(prefix ? { prefix } : {}), gap, ordinal: 0, stops, ...(capture ? { capture } : {}), ...(atEnd ? { atEnd } : {}) }
   if (!header && !landmark) {
     // Without an anchor the items are the n-th run of look-alike units in the email.
     const stopSet = new Set(stops)
