@@ -491,6 +491,41 @@ describe('blocks whose lines come and go', () => {
   })
 })
 
+describe('names in the sentence around a value', () => {
+  const review = (name: string, rating: number, product: string, paragraphs: string[]) =>
+    html(
+      `<p><b>${name}</b> left a ${rating}-star review for <a href="https://shop.example.com/p/1">${product}</a></p><p>★★★★☆</p>` +
+        paragraphs.map((p) => `<p>${p}</p>`).join('') +
+        `<p>Order #1234 · Verified buyer · Nov 8, 2023</p><p>Reply publicly</p>`,
+    )
+  const fields = [
+    { name: 'Rating', value: '4', type: 'number' as const, context: { after: '-star review' } },
+    { name: 'Review', value: 'Lovely quality. Would buy again.' },
+  ]
+
+  it("finds a value after a sentence that opens with someone's name, when another name opens it", async () => {
+    const [got] = await learnAndRun(review("Olu O'Brien", 4, 'Blue Widget', ['Lovely quality. Would buy again.']), fields, [
+      review('Dolores Patel', 2, 'Desk Lamp', ['Arrived quickly and works great.']),
+    ])
+    expect(got!.fields).toEqual({ Rating: '2', Review: 'Arrived quickly and works great.' })
+    expect(got!.status).toBe('success')
+  })
+
+  it('reads a message of several paragraphs when the sample showed one, up to the fixed line after it', async () => {
+    const [got] = await learnAndRun(review("Olu O'Brien", 4, 'Blue Widget', ['Lovely quality. Would buy again.']), fields, [
+      review("Olu O'Brien", 1, 'Desk Lamp', ['Stopped working after two weeks.', 'Support replaced it without fuss, though.']),
+    ])
+    expect(got!.fields.Review).toBe('Stopped working after two weeks.\n\nSupport replaced it without fuss, though.')
+  })
+
+  it('leaves an absent message empty instead of reading the fixed text that ends it', async () => {
+    const reminder = (note?: string) =>
+      html(`<p>Hello Grace,</p><p>This is a reminder of your appointment.</p><p>Where: 198 Main Street, Leeds</p>${note ? `<p>${note}</p>` : ''}<p>Confirm | Reschedule</p><p>See you soon,</p>`)
+    const [got] = await learnAndRun(reminder('Please bring your insurance card.'), [{ name: 'Note', value: 'Please bring your insurance card.' }], [reminder()])
+    expect(got!.fields.Note).toBeNull()
+  })
+})
+
 describe('keys over values', () => {
   const card = (cells: Array<[string, string]>) => {
     const rows: string[] = []

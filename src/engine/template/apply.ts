@@ -1,6 +1,7 @@
 import type { Doc } from '../doc'
 import { isStrong, sameSkeleton } from '../shapes'
 import { anchorShown, squash, WILDCARD } from './anchors'
+import { labelAnchor } from './rules/label'
 import { RULES } from './rules/registry'
 import type { Docs, FieldMatch, FieldTemplate, HandlerOf, Rule, View } from './types'
 
@@ -39,7 +40,7 @@ function plan(field: FieldTemplate, docs: Docs): Array<[View, Rule[]]> {
 /** Whether a label rule's words appear nowhere in the document: then the field is most likely absent. */
 function labelAbsent(doc: Doc, rules: Rule[]): boolean {
   return rules.some(
-    (r) => (r.kind === 'label' && !anchorShown(doc, r.anchor)) || (r.kind === 'stacked' && !anchorShown(doc, r.key)) || (r.kind === 'landmark' && r.asks && !anchorShown(doc, r.landmark)),
+    (r) => (r.kind === 'label' && !anchorShown(doc, labelAnchor(doc, r))) || (r.kind === 'stacked' && !anchorShown(doc, r.key)) || (r.kind === 'landmark' && r.asks && !anchorShown(doc, r.landmark)),
   )
 }
 
@@ -78,7 +79,9 @@ export function whyMissing(field: FieldTemplate, docs: Docs): string {
     })
   const label = all.find((r) => r.kind === 'label')
   if (label && label.kind === 'label') {
-    if (!shown(label.anchor)) return `label "${label.anchor.filter((w) => w !== WILDCARD).join(' ')}" not found`
+    // A label with a name before its core (`… left a`) is missing only when its core is.
+    const anchor = label.core ? label.anchor.slice(-label.core) : label.anchor
+    if (!shown(anchor)) return `label "${anchor.filter((w) => w !== WILDCARD).join(' ')}" not found`
     return `no value after "${label.anchor.filter((w) => w !== WILDCARD).join(' ')}" reads like the sample's`
   }
   // A key over its value, or the value's own question or label line above it.

@@ -77,6 +77,8 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
     }
     case 'lines': {
       const first = lineOf(doc, start)
+      // The text that ends the value is where it should start: the value is not there.
+      if (extent.stop && startsWithWords(text.slice(start, doc.lineEnd[first]!), extent.stop)) return null
       let last = first
       for (let l = first + 1; l < doc.lineStart.length && l < first + 60; l++) {
         const lt = lineText(doc, l)
@@ -163,15 +165,27 @@ function tailPattern(doc: Doc, from: number, to: number, variable: Span[]): stri
   return free ? out.replace(/(?:\\s\*)+/g, '\\s*') + '\\s*' : null
 }
 
-/** The opening constant words of the next line with text after an offset (at most three). */
-function nextLineWords(doc: Doc, end: number, variable: Span[]): string[] | null {
+/**
+ * The opening constant words of the next line with text after an offset (at most three).
+ * `beforeData`: the words before the line's first number or value will do (`Order` of `Order #2461`).
+ */
+function nextLineWords(doc: Doc, end: number, variable: Span[], beforeData = false): string[] | null {
   for (let l = lineOf(doc, end) + 1; l < doc.lineStart.length; l++) {
     if (lineText(doc, l).trim() === '') continue
-    if (spanAt(variable, doc.lineStart[l]!, doc.lineEnd[l]!)) return null
-    const words = wordsOf(lineText(doc, l).slice(0, 200)).slice(0, 3)
-    return words.length > 0 && !words.some(hasDigit) ? words : null
+    const value = spanAt(variable, doc.lineStart[l]!, doc.lineEnd[l]!)
+    if (value && !beforeData) return null
+    const text = lineText(doc, l).slice(0, value && beforeData ? value[0] - doc.lineStart[l]! : 200)
+    const words = wordsOf(text).slice(0, 3)
+    if (!beforeData) return words.length > 0 && !words.some(hasDigit) ? words : null
+    const fixed = words.slice(0, Math.max(0, words.findIndex(hasDigit)) || words.length)
+    return fixed.length > 0 && !hasDigit(fixed[0]!) ? fixed : null
   }
   return null
+}
+
+/** Sentences, not a name or a title: four words or more, ending as a sentence does. */
+function isProse(value: string): boolean {
+  return value.split(/\s+/).length >= 4 && /[.!?…)"”]$/u.test(value)
 }
 
 const SEPARATORS = '([{<·•|–—-/'
@@ -189,6 +203,13 @@ export function learnExtent(doc: Doc, span: Span, field: FieldTemplate, variable
     if (paragraphs && !stop) stop = nextLineWords(doc, end, variable)
     out.push({ kind: 'lines', stop, ...(paragraphs ? { paragraphs } : {}) })
     return out
+  }
+  // A message of one paragraph in the sample (a review, a note) may have several in another email:
+  // it runs to the fixed line after it, as a message of several paragraphs does.
+  const line = lineOf(doc, start)
+  if (field.shape === 'text' && !doc.lineTab[line] && isProse(value) && lineText(doc, line).trim() === value) {
+    const stop = nextLineWords(doc, end, variable, true)
+    if (stop) out.push({ kind: 'lines', stop, paragraphs: true })
   }
   if (isStrong(field.shape)) {
     const m = matchShapeAt(doc.text, start, field.shape, field.shapeOptions)

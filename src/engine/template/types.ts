@@ -61,7 +61,8 @@ export type Rule =
   /** The value in the cell under its key's cell (rules/stacked.ts). */
   | { kind: 'stacked'; key: string[]; ordinal: number; extent: Extent }
   /** `count`: how many places the label gave a value in the sample (the value was the `ordinal`-th). */
-  | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent; count?: number } & AnchorFit)
+  /** `core`: how many of the anchor's last words are the label when a name before them changes. */
+  | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent; count?: number; core?: number } & AnchorFit)
   /** `token`: the value is the one token before the words (an address in parentheses mid-sentence), read by its shape. */
   | { kind: 'suffix'; anchor: string[]; ordinal: number; strongGap: boolean; lineWords: string[]; token?: true }
   | { kind: 'column'; header: string[]; column: number; signature: CellClass[]; extent: Extent }
@@ -75,7 +76,8 @@ export type Rule =
    * Without `block` (templates learned before), `offset` counts lines below the landmark.
    */
   /** `asks`: the landmark is the value's own label or question (`Notice period:`, `What is your notice period?`). */
-  | { kind: 'landmark'; landmark: string[]; prefix?: boolean; ordinal: number; offset: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean; block?: string[]; blocks?: number; capture?: string; asks?: true }
+  /** `core`: a `prefix` sentence that opens with a name is also found by its last `core` words, anywhere in a line. */
+  | { kind: 'landmark'; landmark: string[]; prefix?: boolean; core?: number; ordinal: number; offset: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean; block?: string[]; blocks?: number; capture?: string; asks?: true }
   | { kind: 'position'; line: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean }
 
 export type View = 'html' | 'text' | 'subject'

@@ -102,18 +102,65 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
       }
     }
   }
+  if (best) {
+    const core = coreOf(doc, best, span, field)
+    if (core) best.core = core
+  }
   return best
+}
+
+/**
+ * How many of the label's last words find the value alone when the words before them are a
+ * name (`Olu O'Brien left a 4-star review`: `left a`). A name is two capitalised words in a row,
+ * or a capitalised word inside a sentence; the label without it is what other emails share.
+ */
+function coreOf(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, span: Span, field: FieldTemplate): number | undefined {
+  const located = findAnchor(doc, rule.anchor).find(({ last }) => skipGap(doc, doc.tokens[last]!.end, rule.skip) === span[0])
+  if (!located) return undefined
+  const tokens: number[] = []
+  for (let t = located.first; t <= located.last; t++) if (doc.tokens[t]!.word) tokens.push(t)
+  if (tokens.length !== rule.anchor.length) return undefined
+  const capital = (t: number) => /^\p{Lu}/u.test(doc.text.slice(doc.tokens[t]!.start, doc.tokens[t]!.end))
+  // A word after the line's start or a sentence's end (`. `, `! `, `· `) may be capitalised as a rule.
+  const opensSentence = (t: number) => {
+    const before = doc.text.slice(doc.lineStart[doc.tokens[t]!.line]!, doc.tokens[t]!.start)
+    return before.trim() === '' || /[.!?:·•|–—]\s*$/u.test(before)
+  }
+  // The longest ending after the name's last word.
+  for (let n = rule.anchor.length - 1; n >= 2; n--) {
+    const dropped = tokens.slice(0, tokens.length - n)
+    const name = dropped.some((t, k) => capital(t) && ((k > 0 && capital(dropped[k - 1]!)) || !opensSentence(t)))
+    if (!name || !capital(dropped[dropped.length - 1]!)) continue
+    const anchor = rule.anchor.slice(-n)
+    if (anchor[0] === WILDCARD || anchor.every((w) => w.length <= 2)) return undefined
+    const group = bestFitting(labelCandidates(doc, { ...rule, anchor, atStart: false }, field))
+    if (group.length === 1 && group[0]!.start === span[0]) return n
+    return undefined
+  }
+  return undefined
+}
+
+/** The words the rule looks for in this email: the whole label, or its core when a name before it changed. */
+export function labelAnchor(doc: Doc, rule: Extract<Rule, { kind: 'label' }>): string[] {
+  if (!rule.core || anchorShownInOrder(doc, rule.anchor)) return rule.anchor
+  return rule.anchor.slice(-rule.core)
+}
+
+function anchorShownInOrder(doc: Doc, anchor: string[]): boolean {
+  return findAnchor(doc, anchor).length > 0
 }
 
 export const labelRule: RuleHandler<'label'> = {
   baseConfidence: 0.92,
   apply(doc, rule, field) {
-    const picked = pick(labelCandidates(doc, rule, field), rule.ordinal)
+    const anchor = labelAnchor(doc, rule)
+    const core = anchor !== rule.anchor
+    const picked = pick(labelCandidates(doc, core ? { ...rule, anchor, atStart: false } : rule, field), rule.ordinal)
     if (!picked) return null
     // The label gives values in another number of places than in the sample (a repeated block the
     // sample showed once or twice): which one is the field's is no longer known.
     if (rule.count !== undefined && rule.count > 1 && picked.of !== rule.count) return null
-    return { value: picked.candidate.value, penalty: Math.max(0, 3 - picked.fit) * 0.08 }
+    return { value: picked.candidate.value, penalty: Math.max(0, 3 - picked.fit) * 0.08 + (core ? 0.05 : 0) }
   },
   describe: (rule) => `label:"${rule.anchor.join(' ')}"${rule.ordinal > 0 ? `#${rule.ordinal + 1}` : ''}`,
 }

@@ -12,7 +12,20 @@ export const LEAD = /^(?:\S*\d\S*(?:\s+\p{Lu}{1,3})?|[^\p{L}\p{N}\s]{1,3})$/u
 /** A number, or a postcode with its letters (`3511 LN Utrecht`), or quote marks. */
 const LEAD_SKIP = /^(?:\S*\d\S*(?:\s+\p{Lu}{1,3}(?=\s))?\s+|[^\p{L}\p{N}\s]{1,3}\s*)/u
 
-export function findLandmarks(doc: Doc, landmark: string[], prefix = false): number[] {
+export function findLandmarks(doc: Doc, landmark: string[], prefix = false, core?: number): number[] {
+  const found = landmarkLines(doc, landmark, prefix)
+  if (found.length > 0 || !core) return found
+  // The sentence opened with a name that changes (`Olu O'Brien left a 4-star review`): its words
+  // after the name, anywhere in a line.
+  const out: number[] = []
+  for (const { first } of findAnchor(doc, landmark.slice(-core))) {
+    const line = doc.tokens[first]!.line
+    if (out[out.length - 1] !== line && doc.lineEnd[line]! - doc.lineStart[line]! <= 300) out.push(line)
+  }
+  return out
+}
+
+function landmarkLines(doc: Doc, landmark: string[], prefix: boolean): number[] {
   const out: number[] = []
   const key = landmark.join(' ')
   let previous = -1
@@ -37,7 +50,7 @@ export function findLandmarks(doc: Doc, landmark: string[], prefix = false): num
  * A line that can anchor what follows it: a line of fixed text, or one that opens with fixed words
  * and goes on with a value (`Delivered to: 12 Main St`), which then anchors by those words.
  */
-export function landmarkOf(doc: Doc, line: number, variable: Span[]): { words: string[]; prefix: boolean } | null {
+export function landmarkOf(doc: Doc, line: number, variable: Span[]): { words: string[]; prefix: boolean; core?: number } | null {
   const text = lineText(doc, line)
   if (isLabelLine(text, doc, line, variable)) {
     const words = wordsOf(text)
@@ -46,15 +59,23 @@ export function landmarkOf(doc: Doc, line: number, variable: Span[]): { words: s
     return words.length > 0 && words.length <= 8 ? { words, prefix: false } : null
   }
   const words: string[] = []
+  const capitals: boolean[] = []
   for (let i = doc.lineToken[line]!; i < doc.tokens.length && words.length < 6; i++) {
     const t = doc.tokens[i]!
     if (t.line !== line) break
     if (!t.word) continue
     if (!isConstantWord(doc, i, variable)) break
     words.push(t.norm)
+    capitals.push(/^\p{Lu}/u.test(doc.text.slice(t.start, t.end)))
   }
   // A long sentence of fixed words anchors by its opening ones.
-  return words.length >= 1 && !words.every(isDateWord) ? { words: words.slice(0, 5), prefix: true } : null
+  if (words.length < 1 || words.every(isDateWord)) return null
+  const opening = words.slice(0, 5)
+  // …unless it opens with a name (two or more capitalised words, then a lower-case one): the words
+  // after the name are what other emails share.
+  const name = capitals.findIndex((c) => !c)
+  const core = name >= 2 && opening.length - name >= 2 ? opening.length - name : 0
+  return { words: opening, prefix: true, ...(core ? { core } : {}) }
 }
 
 /** The line `offset` non-blank lines below `line`, or -1. */
@@ -216,7 +237,7 @@ function holdsShapedValue(line: string, field: FieldTemplate): boolean {
 }
 
 function applyLandmark(doc: Doc, rule: Extract<Rule, { kind: 'landmark' }>, field: FieldTemplate): string | null {
-  const landmarks = findLandmarks(doc, rule.landmark, rule.prefix)
+  const landmarks = findLandmarks(doc, rule.landmark, rule.prefix, rule.core)
   const ordered = rule.ordinal < landmarks.length ? [landmarks[rule.ordinal]!, ...landmarks] : landmarks
   for (const lm of ordered) {
     let line: number
@@ -302,6 +323,7 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
         kind: 'landmark',
         landmark,
         ...(anchor.prefix ? { prefix: true } : {}),
+        ...(anchor.core ? { core: anchor.core } : {}),
         ordinal,
         offset,
         cell: cell.index,
