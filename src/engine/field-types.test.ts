@@ -14,6 +14,8 @@ describe('parseAmount', () => {
     ['CA$5.83 CAD', 5.83],
     ['USD 25', 25],
     ['452', 452],
+    ['63,346円', 63346],
+    ['R$ 1.234,56', 1234.56],
   ])('%s → %d', (text, value) => {
     expect(parseAmount(text)).toBe(value)
   })
@@ -71,6 +73,9 @@ describe('shapes', () => {
   it.each([
     ['$12,345.67', 'money'],
     ['1.234,50 €', 'money'],
+    ['63,346円', 'money'],
+    ['R$ 1.234,56', 'money'],
+    ['A$12.00', 'money'],
     ['Feb 5, 2024', 'date'],
     ['2023-02-23 18:21:04 UTC', 'date'],
     ['10:42 AM', 'time'],

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { ExtractionField } from '../shared/contracts/extraction'
 import { runParser, trainParser, trainParserFromSamples } from './extract'
+import { buildDoc } from './doc'
+import { linePattern } from './template/rules/pattern'
 import { eml } from './testing/eml'
 
 /**
@@ -523,6 +525,17 @@ describe('names in the sentence around a value', () => {
       html(`<p>Hello Grace,</p><p>This is a reminder of your appointment.</p><p>Where: 198 Main Street, Leeds</p>${note ? `<p>${note}</p>` : ''}<p>Confirm | Reschedule</p><p>See you soon,</p>`)
     const [got] = await learnAndRun(reminder('Please bring your insurance card.'), [{ name: 'Note', value: 'Please bring your insurance card.' }], [reminder()])
     expect(got!.fields.Note).toBeNull()
+  })
+})
+
+describe('Chinese and Japanese text', () => {
+  it('keeps a label written without a space before its number as fixed text in a line pattern', () => {
+    const doc = buildDoc('注文番号：774906 数量：3 小計：3,852円')
+    const at = doc.text.indexOf('774906')
+    const pattern = linePattern(doc, 0, [at, at + 6], [])
+    expect(pattern).toContain('数量：')
+    expect(pattern).toContain('小計：')
+    expect(new RegExp(pattern!, 'u').exec('注文番号：112233 数量：12 小計：550円')?.[1]).toBe('112233')
   })
 })
 

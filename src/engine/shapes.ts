@@ -22,7 +22,7 @@ const CURRENCY_CODE = '(?:USD|EUR|GBP|CAD|AUD|NZD|CHF|JPY|CNY|INR|SEK|NOK|DKK|PL
 const AMOUNT = '\\d{1,3}(?:[,.\\u202f\\u00a0 \']\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?'
 const SIGN = '[-−–]?'
 const MONEY_CORE =
-  `${SIGN}\\(?(?:${CURRENCY_SYMBOL}\\s?${SIGN}(?:${AMOUNT})|(?:US|CA|AU|NZ|HK|S)?\\$\\s?(?:${AMOUNT})|${CURRENCY_CODE}\\s?${SIGN}(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:${CURRENCY_SYMBOL}|kr|zł|Kč|Ft|lei))\\)?`
+  `${SIGN}\\(?(?:${CURRENCY_SYMBOL}\\s?${SIGN}(?:${AMOUNT})|(?:US|CA|AU|NZ|HK|MX|R|S|A|C)?\\$\\s?(?:${AMOUNT})|${CURRENCY_CODE}\\s?${SIGN}(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:${CURRENCY_SYMBOL}|kr|zł|Kč|Ft|lei|円|元|원))\\)?`
 const MONTHS_EN = 'jan(?:uary|\\.)?|feb(?:ruary|\\.)?|mar(?:ch|\\.)?|apr(?:il|\\.)?|may|june?|july?|aug(?:ust|\\.)?|sep(?:t(?:ember)?|\\.)?|sept\\.|oct(?:ober|\\.)?|nov(?:ember|\\.)?|dec(?:ember|\\.)?'
 /** Month names senders write in Spanish, French, German, Dutch, Portuguese and Italian, full or short. */
 const MONTHS_OTHER = [
