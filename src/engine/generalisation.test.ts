@@ -528,6 +528,35 @@ describe('names in the sentence around a value', () => {
   })
 })
 
+describe('replies that quote the email', () => {
+  const reply = (note: string | null, name: string) =>
+    text(
+      [
+        ...(note ? [note, ''] : []),
+        name,
+        '',
+        'On Mon, Nov 23, 2026 at 4:05 PM Kiln Shop <orders@kiln.example> wrote:',
+        '> New order #1234',
+        '>',
+        '> Total: $60.00',
+      ].join('\n'),
+    )
+
+  it("leaves a note empty when the reply has none, instead of reading the signature in its place", async () => {
+    const [without] = await learnAndRun(reply('Customer called, rush please!', 'Li'), [{ name: 'Note', value: 'Customer called, rush please!' }], [reply(null, 'Björn')])
+    expect(without!.fields.Note).toBeNull()
+  })
+
+  it('never runs a message into the quoted email under it', async () => {
+    const letter = (message: string[]) =>
+      text(['New message from the contact form', '', 'Message:', ...message, '', 'Sent from the website', '', 'On Mon, Nov 23, 2026 at 4:05 PM Web <web@example.com> wrote:', '> earlier text'].join('\n'))
+    const [cut] = await learnAndRun(letter(['Do you ship to Canada?', '', 'Thanks, Ana']), [{ name: 'Message', value: 'Do you ship to Canada?\n\nThanks, Ana' }], [
+      text(['New message from the contact form', '', 'Message:', 'Is the blue one in stock?', '', 'On Mon, Nov 23, 2026 at 4:05 PM Web <web@example.com> wrote:', '> earlier text'].join('\n')),
+    ])
+    expect(cut!.fields.Message).toBe('Is the blue one in stock?')
+  })
+})
+
 describe('Chinese and Japanese text', () => {
   it('keeps a label written without a space before its number as fixed text in a line pattern', () => {
     const doc = buildDoc('注文番号：774906 数量：3 小計：3,852円')

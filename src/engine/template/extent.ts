@@ -89,6 +89,8 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
         if (extent.stop && startsWithWords(lt, extent.stop)) break
         // A rule line (`--`, `____`) ends a block of text such as a message or a description.
         if (!/[\p{L}\p{N}]/u.test(lt)) break
+        // So does the start of a quoted email: a message never runs into the one it replies to.
+        if (QUOTE_START.test(lt)) break
         last = l
       }
       const end = doc.lineEnd[last]!
@@ -183,8 +185,17 @@ function nextLineWords(doc: Doc, end: number, variable: Span[], beforeData = fal
   return null
 }
 
+/** The first line of a quoted or forwarded email: `> …`, `On … wrote:`, `-----Original Message-----`. */
+const QUOTE_START = /^(?:>|(?:on|le|am|el|em|op|il)\s.{4,200}(?:wrote|a écrit|schrieb|escribió|escreveu|schreef|ha scritto)\s?:$|-{2,}\s*(?:original message|forwarded message|message transféré|weitergeleitete nachricht|mensaje reenviado)\s*-{2,})/iu
+
+/** The next line with text after an offset, or the offset's own line. */
+function nextLine(doc: Doc, end: number): number {
+  for (let l = lineOf(doc, end) + 1; l < doc.lineStart.length; l++) if (lineText(doc, l).trim() !== '') return l
+  return lineOf(doc, end)
+}
+
 /** Sentences, not a name or a title: four words or more, ending as a sentence does. */
-function isProse(value: string): boolean {
+export function isProse(value: string): boolean {
   return value.split(/\s+/).length >= 4 && /[.!?…)"”]$/u.test(value)
 }
 
@@ -209,7 +220,8 @@ export function learnExtent(doc: Doc, span: Span, field: FieldTemplate, variable
   const line = lineOf(doc, start)
   if (field.shape === 'text' && !doc.lineTab[line] && isProse(value) && lineText(doc, line).trim() === value) {
     const stop = nextLineWords(doc, end, variable, true)
-    if (stop) out.push({ kind: 'lines', stop, paragraphs: true })
+    // A line of one word after it (a name signing the message) may be data, not where messages end.
+    if (stop && wordsOf(lineText(doc, nextLine(doc, end))).length >= 2) out.push({ kind: 'lines', stop, paragraphs: true })
   }
   if (isStrong(field.shape)) {
     const m = matchShapeAt(doc.text, start, field.shape, field.shapeOptions)

@@ -1,6 +1,6 @@
 import { cellBounds, cleanValue, lineOf, lineText, type Doc } from '../../doc'
 import { lineHasWords, lineWordsOf, sameValue } from '../anchors'
-import { acceptable, applyExtent } from '../extent'
+import { acceptable, applyExtent, isProse } from '../extent'
 import type { Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
 import { withoutPenalty } from './candidates'
@@ -14,6 +14,9 @@ function applyPosition(doc: Doc, rule: Extract<Rule, { kind: 'position' }>, fiel
   const got = applyExtent(doc, start, rule.extent, field)
   if (!got || got.missed) return null
   const value = cleanValue(got.value)
+  // A note of sentences in the sample, a name or a word here: the note is absent and its place
+  // taken by the line after it (the signature of a reply).
+  if (isProse(field.sampleValue) && !isProse(value)) return null
   return acceptable(value, field) ? value : null
 }
 
