@@ -669,6 +669,14 @@ describe('anchors and shapes', () => {
     expect(got!.fields.Postcode).toBe('69001')
   })
 
+  it('reads a handle after a label where the sample showed an email address, unless the field is typed as email', async () => {
+    const welcome = (username: string) => html(`<h1>Welcome, Ana!</h1><p><strong>Login Page:</strong> https://app.example.com/login</p><p><strong>Username:</strong> ${username}</p><p>Thanks!</p>`)
+    const [handle] = await learnAndRun(welcome('ana.ruiz@example.org'), [{ name: 'Username', value: 'ana.ruiz@example.org' }], [welcome('bob42')])
+    expect(handle!.fields.Username).toBe('bob42')
+    const [typed] = await learnAndRun(welcome('ana.ruiz@example.org'), [{ name: 'Username', value: 'ana.ruiz@example.org', type: 'email' }], [welcome('bob42')])
+    expect(typed!.fields.Username).toBeNull()
+  })
+
   it('reads tracking numbers of other forms after the same label', async () => {
     const mail = (n: string) => text(`Your parcel is on its way.\nTracking number: ${n}\nCarrier: Parcelnet\n`)
     const results = await learnAndRun(mail('123456789012'), [{ name: 'Tracking', value: '123456789012' }], [mail('9400111899223100001234'), mail('1Z999AA10123456784')])

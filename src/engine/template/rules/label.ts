@@ -6,6 +6,11 @@ import type { Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
 import { bestFitting, pick, type Candidate } from './candidates'
 
+/** An email address the sample showed where the user did not say the field is one: another form may follow its label. */
+function formIsLoose(field: FieldTemplate): boolean {
+  return field.shape === 'email' && field.type === undefined
+}
+
 function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field: FieldTemplate): Candidate[] {
   const out: Candidate[] = []
   for (const { first, last } of findAnchor(doc, rule.anchor)) {
@@ -14,7 +19,10 @@ function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field
     if (start < 0) continue
     // The value must follow the label closely: at most the next line.
     if (lineOf(doc, start) - doc.tokens[last]!.line > 1) continue
-    const got = applyExtent(doc, start, rule.extent, field)
+    let got = applyExtent(doc, start, rule.extent, field)
+    // `Username:` over an email address in the sample and a handle here: after a label ending in
+    // a colon, tab or line break, the cell is the value whatever its form.
+    if (!got && rule.extent.kind === 'shape' && rule.strongGap && formIsLoose(field)) got = applyExtent(doc, start, { kind: 'cell' }, field)
     // The text that ended the value in the sample is not there: where this value ends is a guess.
     if (!got || got.missed) continue
     const value = cleanValue(got.value)
@@ -22,7 +30,7 @@ function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field
     if (!acceptable(value, field)) {
       // An id of another form (a branch called `main` where the sample had `release/2.4`) is still
       // taken after a label that ends, as in the sample, in a colon, tab or line break.
-      if (field.shape !== 'id' || /\s/.test(value) || value.length > 80 || !/[\p{L}\p{N}]/u.test(value)) continue
+      if (!(field.shape === 'id' || formIsLoose(field)) || /\s/.test(value) || value.length > 80 || !/[\p{L}\p{N}]/u.test(value)) continue
       relaxed = true
     }
     let fit = relaxed ? -0.5 : 0
