@@ -677,6 +677,12 @@ describe('anchors and shapes', () => {
     expect(typed!.fields.Username).toBeNull()
   })
 
+  it('reads a postcode of digit groups before a town that changes (411 03 Göteborg)', async () => {
+    const booking = (place: string) => html(`<p>Tack för din bokning!</p><p>Datum: fredag 5 december</p><p>Adress: Strandvägen 12, ${place}</p><p>Välkommen!</p>`)
+    const [got] = await learnAndRun(booking('411 03 Göteborg'), [{ name: 'Postnummer', value: '411 03' }], [booking('211 20 Malmö')])
+    expect(got!.fields.Postnummer).toBe('211 20')
+  })
+
   it('reads tracking numbers of other forms after the same label', async () => {
     const mail = (n: string) => text(`Your parcel is on its way.\nTracking number: ${n}\nCarrier: Parcelnet\n`)
     const results = await learnAndRun(mail('123456789012'), [{ name: 'Tracking', value: '123456789012' }], [mail('9400111899223100001234'), mail('1Z999AA10123456784')])

@@ -75,6 +75,11 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
       if (firstAny >= 0) return { value: text.slice(start, firstAny), end: firstAny }
       return { value: text.slice(start, end), end }
     }
+    case 'digits': {
+      DIGIT_GROUPS.lastIndex = start
+      const m = DIGIT_GROUPS.exec(text)
+      return m && m.index === start && start + m[0].length <= cellEnd(doc, start) ? { value: m[0], end: start + m[0].length } : null
+    }
     case 'lines': {
       const first = lineOf(doc, start)
       // The text that ends the value is where it should start: the value is not there.
@@ -185,6 +190,8 @@ function nextLineWords(doc: Doc, end: number, variable: Span[], beforeData = fal
   return null
 }
 
+const DIGIT_GROUPS = /\d+(?:[ \u00a0]\d+)*/y
+
 /** The first line of a quoted or forwarded email: `> …`, `On … wrote:`, `-----Original Message-----`. */
 const QUOTE_START = /^(?:>|(?:on|le|am|el|em|op|il)\s.{4,200}(?:wrote|a écrit|schrieb|escribió|escreveu|schreef|ha scritto)\s?:$|-{2,}\s*(?:original message|forwarded message|message transféré|weitergeleitete nachricht|mensaje reenviado)\s*-{2,})/iu
 
@@ -239,6 +246,8 @@ export function learnExtent(doc: Doc, span: Span, field: FieldTemplate, variable
     // A separator after a space ends the value whatever follows it: the words after it may be data (`(DUB)`).
     const separator = doc.text[rest]!
     if ((rest > end && SEPARATORS.includes(separator)) || (TIGHT.includes(separator) && !value.includes(separator))) out.push({ kind: 'until-punct', stop: separator })
+    // A postcode of digit groups before a town (`411 03 Göteborg`): the town is data, the digits are not words.
+    if (/^\d+(?:[ \u00a0]\d+)+$/.test(value) && /^[ \u00a0]+\p{L}/u.test(doc.text.slice(end, ce))) out.push({ kind: 'digits' })
     const stop = tokensAfter(doc, end, 2, variable)
     if (stop.length > 0) out.push({ kind: 'until', stop })
     else {

@@ -32,6 +32,7 @@ const extentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('lines'), stop: words.nullable(), paragraphs: z.boolean().optional() }),
   z.object({ kind: z.literal('until-punct'), stop: z.string().length(1) }),
   z.object({ kind: z.literal('tail'), pattern: z.string().max(2000) }),
+  z.object({ kind: z.literal('digits') }),
 ])
 
 const optionalLine = { optional: z.literal(true).optional(), repeat: z.literal(true).optional() }

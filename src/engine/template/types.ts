@@ -17,6 +17,8 @@ export type Extent =
   | { kind: 'until-punct'; stop: string }
   /** The cell up to a tail of this pattern at its end (`Linen Napkins ×4` in `Linen Napkins ×4 × 2`). */
   | { kind: 'tail'; pattern: string }
+  /** Groups of digits apart by spaces, up to the first word (`411 03` of `411 03 Göteborg`). */
+  | { kind: 'digits' }
 
 type AnchorFit = {
   /** The sample's label was separated from the value by a tab, line break or colon. */
