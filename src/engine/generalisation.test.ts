@@ -356,6 +356,29 @@ describe('line items', () => {
     expect(got!.status).toBe('success')
   })
 
+  it('reads numbered items (Room 1:) from a sample with one item, and ends them at a tax row named with more words', async () => {
+    const booking = (rooms: Array<[string, string]>) =>
+      html(
+        `<h2>Your booking is confirmed</h2><p>Check-out: Sun 2 Mar 2025 until 11:00</p><table>` +
+          rooms.map(([name, price], i) => `<tr><td><b>Room ${i + 1}: ${name}</b><br>2 adults</td><td>${price}</td></tr>`).join('') +
+          `<tr><td>City tax</td><td>€30.00</td></tr><tr><td><b>Total</b></td><td>€215.48</td></tr></table><p>We look forward to welcoming you.</p>`,
+      )
+    const [got] = await learnAndRun(
+      booking([['Standard Twin', '€185.48']]),
+      [
+        { name: 'Room', value: 'Standard Twin' },
+        { name: 'Room Price', value: '€185.48' },
+      ],
+      [
+        booking([
+          ['Economy Single', '€157.20'],
+          ['Family Room (4 guests)', '€593.06'],
+        ]),
+      ],
+    )
+    expect(got!.fields).toEqual({ Room: 'Economy Single\nFamily Room (4 guests)', 'Room Price': '€157.20\n€593.06' })
+  })
+
   it('does not read summary rows of the same shape as items', async () => {
     const invoice = (items: Array<[string, string]>, rest: Array<[string, string]>) =>
       html(`<h2>Invoice</h2><table>${[...items, ...rest].map(([a, b]) => `<tr><td>${a}</td><td>${b}</td></tr>`).join('')}</table><p>Paid by card.</p>`)
@@ -671,8 +694,9 @@ describe('anchors and shapes', () => {
 
   it('reads a handle after a label where the sample showed an email address, unless the field is typed as email', async () => {
     const welcome = (username: string) => html(`<h1>Welcome, Ana!</h1><p><strong>Login Page:</strong> https://app.example.com/login</p><p><strong>Username:</strong> ${username}</p><p>Thanks!</p>`)
-    const [handle] = await learnAndRun(welcome('ana.ruiz@example.org'), [{ name: 'Username', value: 'ana.ruiz@example.org' }], [welcome('bob42')])
+    const [handle, team] = await learnAndRun(welcome('ana.ruiz@example.org'), [{ name: 'Username', value: 'ana.ruiz@example.org' }], [welcome('bob42'), welcome('Platform Team')])
     expect(handle!.fields.Username).toBe('bob42')
+    expect(team!.fields.Username).toBe('Platform Team')
     const [typed] = await learnAndRun(welcome('ana.ruiz@example.org'), [{ name: 'Username', value: 'ana.ruiz@example.org', type: 'email' }], [welcome('bob42')])
     expect(typed!.fields.Username).toBeNull()
   })
@@ -681,6 +705,23 @@ describe('anchors and shapes', () => {
     const booking = (place: string) => html(`<p>Tack för din bokning!</p><p>Datum: fredag 5 december</p><p>Adress: Strandvägen 12, ${place}</p><p>Välkommen!</p>`)
     const [got] = await learnAndRun(booking('411 03 Göteborg'), [{ name: 'Postnummer', value: '411 03' }], [booking('211 20 Malmö')])
     expect(got!.fields.Postnummer).toBe('211 20')
+  })
+
+  it('does not read a fragment of a longer token as a value of the sample\'s form (web of web@2024.1.13)', async () => {
+    const alert = (release: string) => html(`<p>New issue in checkout-api</p><table><tr><td>Environment</td><td>production</td></tr><tr><td>Release</td><td>${release}</td></tr></table><p>View on Faultline</p>`)
+    const [got] = await learnAndRun(alert('v3.3.0'), [{ name: 'Release', value: 'v3.3.0' }], [alert('web@2024.1.13')])
+    expect(got!.fields.Release).not.toBe('web')
+  })
+
+  it('reads a value right after a date of words in one sentence (le mardi 24 novembre entre 9h00 et 13h00)', async () => {
+    const notice = (day: string, slot: string) => text(`Bonjour,\n\nVotre colis n° 6A123 sera livré le ${day} ${slot}.\n\nPoids : 1,2 kg`)
+    const fields = [
+      { name: 'Jour', value: 'mercredi 17 avril' },
+      { name: 'Créneau', value: 'entre 9h00 et 13h00' },
+    ]
+    const [got, first] = await learnAndRun(notice('mercredi 17 avril', 'entre 9h00 et 13h00'), fields, [notice('dimanche 19 mars', 'entre 13h00 et 17h00'), notice('lundi 1er décembre', 'entre 8h00 et 12h00')])
+    expect(got!.fields).toEqual({ Jour: 'dimanche 19 mars', 'Créneau': 'entre 13h00 et 17h00' })
+    expect(first!.fields).toEqual({ Jour: 'lundi 1er décembre', 'Créneau': 'entre 8h00 et 12h00' })
   })
 
   it('reads tracking numbers of other forms after the same label', async () => {

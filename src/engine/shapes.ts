@@ -40,7 +40,8 @@ const MONTHS_OTHER = [
 const MONTHS = `${MONTHS_EN}|${MONTHS_OTHER}`
 const WEEKDAY =
   '(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miércoles|miercoles|jueves|viernes|sábado|sabado|domingo|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|maandag|dinsdag|woensdag|donderdag|vrijdag|zaterdag|zondag|segunda-feira|terça-feira|quarta-feira|quinta-feira|sexta-feira)\\.?,?\\s+'
-const DAY = '(?:[12]\\d|3[01]|0?[1-9])(?:st|nd|rd|th)?'
+/** `1er` is how French writes the first of a month. */
+const DAY = '(?:[12]\\d|3[01]|0?[1-9])(?:st|nd|rd|th|er)?'
 const WEEKDAY_NAMES =
   'monday|mon|tuesday|tue|tues|wednesday|wed|thursday|thu|thur|thurs|friday|fri|saturday|sat|sunday|sun|' +
   WEEKDAY.slice(WEEKDAY.indexOf('lundi'), WEEKDAY.indexOf(')\\.?'))
@@ -146,6 +147,15 @@ function sticky(shape: Shape, options: ShapeOptions): RegExp | null {
   const re = new RegExp(`(?:${core})(?![\\p{L}\\p{N}])`, 'iyu')
   stickyCache.set(key, re)
   return re
+}
+
+/**
+ * A regex source for any date (with or without a time): how a line pattern tells a date of words
+ * (`mercredi 17 avril`) from free text beside it. Null for other shapes: amounts were tried too
+ * and read wrong values silently on senders the rules were not tuned on (decision 027).
+ */
+export function shapeSource(shape: Shape): string | null {
+  return shape === 'date' ? `${DATE_CORE}(?:${DATE_TIME_JOIN}(?:${TIME_CORE}))?` : null
 }
 
 /** The longest text of the shape that starts exactly at `start`, or null. */

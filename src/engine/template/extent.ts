@@ -10,6 +10,8 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
   switch (extent.kind) {
     case 'shape': {
       const m = matchShapeAt(text, start, field.shape, field.shapeOptions)
+      // A match that stops inside a longer token (`web` of `web@2024.1.13`) is a fragment, not the value.
+      if (m && FRAGMENT_AFTER.test(text.slice(start + m.length, start + m.length + 2))) return null
       return m ? { value: m, end: start + m.length } : null
     }
     case 'cell': {
@@ -190,6 +192,7 @@ function nextLineWords(doc: Doc, end: number, variable: Span[], beforeData = fal
   return null
 }
 
+const FRAGMENT_AFTER = /^[@/_.+:-][\p{L}\p{N}]/u
 const DIGIT_GROUPS = /\d+(?:[ \u00a0]\d+)*/y
 
 /** The first line of a quoted or forwarded email: `> …`, `On … wrote:`, `-----Original Message-----`. */

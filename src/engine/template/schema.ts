@@ -66,7 +66,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
     count: z.number().int().min(1).optional(),
     core: z.number().int().min(1).optional(),
   }),
-  z.object({ kind: z.literal('keyed'), key: words.min(1), cell: z.boolean(), ordinal: index, extent: extentSchema }),
+  z.object({ kind: z.literal('keyed'), key: words.min(1), cell: z.boolean(), ordinal: index, extent: extentSchema, count: z.number().int().min(1).optional() }),
   z.object({ kind: z.literal('stacked'), key: words.min(1), ordinal: index, extent: extentSchema }),
   z.object({ kind: z.literal('suffix'), anchor: words, ordinal: index, strongGap: z.boolean(), lineWords: words, token: z.literal(true).optional() }),
   z.object({ kind: z.literal('column'), header: words, column: index, signature: z.array(z.enum(['empty', 'num', 'text'])), extent: extentSchema }),

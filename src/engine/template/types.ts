@@ -59,7 +59,8 @@ export type Rule =
       stops: string[]
     }
   /** A key known by its opening words, whose middle varies (`Tax … 8.875%:`); `cell`: the value is the next cell. */
-  | { kind: 'keyed'; key: string[]; cell: boolean; ordinal: number; extent: Extent }
+  /** `count`: how many keyed lines gave a value in the sample. */
+  | { kind: 'keyed'; key: string[]; cell: boolean; ordinal: number; extent: Extent; count?: number }
   /** The value in the cell under its key's cell (rules/stacked.ts). */
   | { kind: 'stacked'; key: string[]; ordinal: number; extent: Extent }
   /** `count`: how many places the label gave a value in the sample (the value was the `ordinal`-th). */

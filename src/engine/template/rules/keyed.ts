@@ -49,6 +49,14 @@ function keyedLines(doc: Doc, rule: KeyedRule): number[] {
 }
 
 function applyKeyed(doc: Doc, rule: KeyedRule, field: FieldTemplate): string | null {
+  const found = keyedValues(doc, rule, field)
+  // Keys whose middle varies, in another number than in the sample (a second tax line, a second
+  // guest): which one is the field's is not known.
+  if (rule.count !== undefined && found.length !== rule.count) return null
+  return found[rule.ordinal] ?? null
+}
+
+function keyedValues(doc: Doc, rule: KeyedRule, field: FieldTemplate): string[] {
   const found: string[] = []
   for (const line of keyedLines(doc, rule)) {
     const start = valueStart(doc, line, rule)
@@ -58,7 +66,7 @@ function applyKeyed(doc: Doc, rule: KeyedRule, field: FieldTemplate): string | n
     const value = cleanValue(got.value)
     if (acceptable(value, field)) found.push(value)
   }
-  return found[rule.ordinal] ?? null
+  return found
 }
 
 export function learnKeyed(doc: Doc, span: Span, field: FieldTemplate, extents: Extent[]): KeyedRule | null {
@@ -82,6 +90,7 @@ export function learnKeyed(doc: Doc, span: Span, field: FieldTemplate, extents: 
       const at = lines.indexOf(line)
       if (at < 0) continue
       rule.ordinal = lines.slice(0, at).filter((l) => valueStart(doc, l, rule) >= 0).length
+      rule.count = keyedValues(doc, rule, field).length
       if (sameValue(applyKeyed(doc, rule, field), doc.text.slice(span[0], span[1]))) return rule
     }
   }

@@ -30,7 +30,9 @@ function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field
     if (!acceptable(value, field)) {
       // An id of another form (a branch called `main` where the sample had `release/2.4`) is still
       // taken after a label that ends, as in the sample, in a colon, tab or line break.
-      if (!(field.shape === 'id' || formIsLoose(field)) || /\s/.test(value) || value.length > 80 || !/[\p{L}\p{N}]/u.test(value)) continue
+      // (An assignee that is a team's name where the sample's was an address: the cell, spaces and all.)
+      const words = /\s/.test(value) && !(formIsLoose(field) && rule.extent.kind === 'shape')
+      if (!(field.shape === 'id' || formIsLoose(field)) || words || value.length > 80 || !/[\p{L}\p{N}]/u.test(value)) continue
       relaxed = true
     }
     let fit = relaxed ? -0.5 : 0
@@ -168,6 +170,9 @@ export const labelRule: RuleHandler<'label'> = {
     // The label gives values in another number of places than in the sample (a repeated block the
     // sample showed once or twice): which one is the field's is no longer known.
     if (rule.count !== undefined && rule.count > 1 && picked.of !== rule.count) return null
+    // …and a label the sample showed once that numbers its places (`Room 1:`, `Room 2:`) now gives
+    // several: the sample's one block is repeated here, and the first is not the whole answer.
+    if (rule.count === 1 && picked.of > 1 && rule.anchor.includes(WILDCARD)) return null
     return { value: picked.candidate.value, penalty: Math.max(0, 3 - picked.fit) * 0.08 + (core ? 0.05 : 0) }
   },
   describe: (rule) => `label:"${rule.anchor.join(' ')}"${rule.ordinal > 0 ? `#${rule.ordinal + 1}` : ''}`,

@@ -1,5 +1,5 @@
 import { cleanValue, lineOf, lineText, normWord, type Doc } from '../../doc'
-import { detectShape } from '../../shapes'
+import { detectShape, shapeSource } from '../../shapes'
 import { sameValue } from '../anchors'
 import { acceptable } from '../extent'
 import { spanIndexFrom, type Span } from '../spans'
@@ -39,6 +39,9 @@ function applyPattern(doc: Doc, rule: Extract<Rule, { kind: 'pattern' }>, field:
   // The sample's value was the n-th of `count` such lines: with another number of them (an optional
   // billing address, a return flight), which one is missing cannot be told, so none is taken.
   if (rule.count !== undefined && rule.count > 1 && matches.length !== rule.count) return null
+  // A line with a number the sample showed once (`Guest 1 name: …`) now several times: the sample's
+  // one block is repeated, and the first is not the whole answer.
+  if (rule.count === 1 && matches.length > 1 && rule.pattern.includes('\\S*\\d\\S*')) return null
   return matches[rule.ordinal]?.value ?? null
 }
 
@@ -65,10 +68,18 @@ export function linePattern(doc: Doc, line: number, span: Span, variable: Span[]
   type Piece = [number, number, string]
   // Text may gain words from one email to the next (`Student` → `Child (under 12)`); ids and amounts do not.
   const free = (s: number, e: number) => (detectShape(doc.text.slice(s, e)).shape === 'text' || /\s/.test(doc.text.slice(s, e)) ? '.+?' : '\\S+?')
+  // Another value of words right beside the value that is a date (`le mercredi 17 avril entre 9h00
+  // et 13h00`): read by its shape, so it does not swallow the value's words.
+  const other = (s: number, e: number) => {
+    const text = doc.text.slice(s, e)
+    const touches = (e <= span[0] ? doc.text.slice(e, span[0]) : doc.text.slice(span[1], s)).trim() === ''
+    const source = touches && /\s/.test(text) ? shapeSource(detectShape(text).shape) : null
+    return source ? `(?:${source})` : free(s, e)
+  }
   const pieces: Piece[] = [[span[0], span[1], `(${free(span[0], span[1])})`]]
   for (let i = spanIndexFrom(variable, ls); i < variable.length && variable[i]![0] < le; i++) {
     const [s, e] = variable[i]!
-    if (s >= ls && e <= le && (e <= span[0] || s >= span[1])) pieces.push([s, e, free(s, e)])
+    if (s >= ls && e <= le && (e <= span[0] || s >= span[1])) pieces.push([s, e, other(s, e)])
   }
   const numbers = NUMBER_RUN
   numbers.lastIndex = 0

@@ -65,8 +65,8 @@ function rowLabel(doc: Doc, line: number): string {
   return cellsOf(doc, line).find((c) => c.trim() !== '')?.trim() ?? ''
 }
 
-/** A total named with more words (`Items subtotal`, `Total charged`, `Estimated total`): short, with a total word. */
-const TOTAL_WORD = /(?:^|[^\p{L}])(?:sub-?total|total|totals|zwischensumme|gesamtsumme|sous-total|subtotaal|totaal|subtotale|totale|小計|合計)(?:$|[^\p{L}])/iu
+/** A total or a tax named with more words (`Items subtotal`, `Total charged`, `City tax`): short, with such a word. */
+const TOTAL_WORD = /(?:^|[^\p{L}])(?:sub-?total|total|totals|zwischensumme|gesamtsumme|sous-total|subtotaal|totaal|subtotale|totale|小計|合計|tax|taxes|vat|gst|hst|mwst|tva|iva|moms)(?:$|[^\p{L}])/iu
 
 function isSummary(label: string, stops: ReadonlySet<string>): boolean {
   const words = wordsOf(label)
@@ -410,6 +410,8 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
         return blocks && blocks.end > found.end ? blocks : found
       }
       if (k === 1 && run.length === 1 && 'cells' in unit[0]! && headerAbove(doc, lines, first, unit[0]!.cells.length, variable)) return { unit, first, count: 1, lines, firstEnd: first + 1, end: first + 1 }
+      // One item numbered 1 (`Room 1: Deluxe Double`, `1. Linen Shirt`): the first of a list that has one item here.
+      if (k === 1 && run.length === 1 && FIRST_OF_LIST.test(lineText(doc, line))) return { unit, first, count: 1, lines, firstEnd: first + 1, end: first + 1 }
     }
   }
   return findRunWithOptionalLine(doc, variable, lines, at) ?? findRunOfLabelledBlocks(doc, variable, lines, at)
@@ -475,6 +477,9 @@ function findRunOfLabelledBlocks(doc: Doc, variable: Span[], lines: number[], at
   if (run.length < 2) return null
   return { unit, first: head, count: run.length, lines, firstEnd: end, end: runEnd(doc, lines, run, unit, stops) }
 }
+
+/** A line that numbers its item as the first: `Room 1: …`, `Ticket #1 …`, `1. …`, `1) …`. */
+const FIRST_OF_LIST = /^\s*(?:\p{L}+\s+#?1\s*[:.)–—-]|#?1[.)]\s)/u
 
 /** A line of digits and signs, no letters: an item's price or count on a line of its own. */
 const NUMBER_LINE = '^[^\\p{L}]*\\d[^\\p{L}]*$'
@@ -652,6 +657,8 @@ export function isSummaryRow(doc: Doc, span: Span, fieldName: string): boolean {
     return false
   }
   if (SUMMARY.test(label)) return true
+  // `Room 1: Deluxe Double` for "Room": the first of numbered items, not a row named like the field.
+  if (FIRST_OF_LIST.test(label)) return false
   // A table row labelled like the field (`Late fee | $15.50` for "Late Fee"); a line of text keeps its
   // label in every item (`Qty: 2 · $10.00`), so only a row's label cell says this.
   if (!doc.lineTab[line]) return false
