@@ -15,6 +15,7 @@ describe('parseAmount', () => {
     ['USD 25', 25],
     ['452', 452],
     ['63,346円', 63346],
+    ['Rs.1,98,321.71', 198321.71],
     ['R$ 1.234,56', 1234.56],
   ])('%s → %d', (text, value) => {
     expect(parseAmount(text)).toBe(value)
@@ -74,6 +75,8 @@ describe('shapes', () => {
     ['$12,345.67', 'money'],
     ['1.234,50 €', 'money'],
     ['63,346円', 'money'],
+    ['Rs.1,98,321.71', 'money'],
+    ['₹1,23,456', 'money'],
     ['R$ 1.234,56', 'money'],
     ['A$12.00', 'money'],
     ['Feb 5, 2024', 'date'],

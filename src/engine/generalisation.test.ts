@@ -379,6 +379,31 @@ describe('line items', () => {
     expect(got!.fields).toEqual({ Room: 'Economy Single\nFamily Room (4 guests)', 'Room Price': '€157.20\n€593.06' })
   })
 
+  it('reads blocks numbered Package 1 of 3 from a sample with one block, and an address line under a name', async () => {
+    const shipped = (packages: Array<[string, string]>, name: string, place: string) =>
+      html(
+        `<h2>Your order #4411 has shipped</h2>` +
+          packages.map(([carrier, tracking], i) => `<table><tr><td><b>Package ${i + 1} of ${packages.length}</b><br>Carrier: ${carrier}<br>Tracking number: ${tracking}<br>Desk Lamp, Smart Plug</td></tr></table>`).join('') +
+          `<p>Shipping to:<br>${name}<br>${place}</p>`,
+      )
+    const fields = [
+      { name: 'Carrier', value: 'UPS' },
+      { name: 'Tracking', value: '1Z838AA14709603033' },
+      { name: 'City', value: 'Austin' },
+    ]
+    const [got] = await learnAndRun(shipped([['UPS', '1Z838AA14709603033']], "José O'Connor", 'Austin, TX 78701'), fields, [
+      shipped(
+        [
+          ['FedEx', '288041796763'],
+          ['USPS', '9400540998000985858378'],
+        ],
+        'Siobhán Álvarez',
+        'Portland, OR 97209',
+      ),
+    ])
+    expect(got!.fields).toEqual({ Carrier: 'FedEx\nUSPS', Tracking: '288041796763\n9400540998000985858378', City: 'Portland' })
+  })
+
   it('does not read summary rows of the same shape as items', async () => {
     const invoice = (items: Array<[string, string]>, rest: Array<[string, string]>) =>
       html(`<h2>Invoice</h2><table>${[...items, ...rest].map(([a, b]) => `<tr><td>${a}</td><td>${b}</td></tr>`).join('')}</table><p>Paid by card.</p>`)

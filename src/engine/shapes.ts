@@ -19,10 +19,11 @@ export type ShapeOptions = {
 
 const CURRENCY_SYMBOL = '[$€£¥₹₩₽₪₫฿₱₦₴₸]'
 const CURRENCY_CODE = '(?:USD|EUR|GBP|CAD|AUD|NZD|CHF|JPY|CNY|INR|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|ZAR|SGD|HKD)'
-const AMOUNT = '\\d{1,3}(?:[,.\\u202f\\u00a0 \']\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?'
+/** Thousands grouped by threes (`1,234.56`, `1 234,56`), or the Indian way by lakhs (`1,23,456.00`). */
+const AMOUNT = '\\d{1,2}(?:,\\d{2})+,\\d{3}(?:\\.\\d{1,2})?|\\d{1,3}(?:[,.\\u202f\\u00a0 \']\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?'
 const SIGN = '[-−–]?'
 const MONEY_CORE =
-  `${SIGN}\\(?(?:${CURRENCY_SYMBOL}\\s?${SIGN}(?:${AMOUNT})|(?:US|CA|AU|NZ|HK|MX|R|S|A|C)?\\$\\s?(?:${AMOUNT})|${CURRENCY_CODE}\\s?${SIGN}(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:${CURRENCY_SYMBOL}|kr|zł|Kč|Ft|lei|円|元|원))\\)?`
+  `${SIGN}\\(?(?:(?:${CURRENCY_SYMBOL}|Rs\\.?)\\s?${SIGN}(?:${AMOUNT})|(?:US|CA|AU|NZ|HK|MX|R|S|A|C)?\\$\\s?(?:${AMOUNT})|${CURRENCY_CODE}\\s?${SIGN}(?:${AMOUNT})|(?:${AMOUNT})\\s?(?:${CURRENCY_SYMBOL}|kr|zł|Kč|Ft|lei|円|元|원))\\)?`
 const MONTHS_EN = 'jan(?:uary|\\.)?|feb(?:ruary|\\.)?|mar(?:ch|\\.)?|apr(?:il|\\.)?|may|june?|july?|aug(?:ust|\\.)?|sep(?:t(?:ember)?|\\.)?|sept\\.|oct(?:ober|\\.)?|nov(?:ember|\\.)?|dec(?:ember|\\.)?'
 /** Month names senders write in Spanish, French, German, Dutch, Portuguese and Italian, full or short. */
 const MONTHS_OTHER = [

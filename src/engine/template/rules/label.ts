@@ -1,10 +1,18 @@
-import { cleanValue, lineOf, tokenAt, type Doc } from '../../doc'
+import { cleanValue, lineOf, lineText, tokenAt, type Doc } from '../../doc'
 import { isStrong } from '../../shapes'
 import { cellEnd, DEFAULT_SKIP, findAnchor, gapIsStrong, sameValue, skipGap, startsLineOrCell, tokensAfter, WILDCARD, wordsBefore } from '../anchors'
 import { acceptable, applyExtent } from '../extent'
 import type { Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
 import { bestFitting, pick, type Candidate } from './candidates'
+
+/** `José O'Connor`, `Siobhán Ní Dhuibhir`, `Jean-Luc van der Berg`: a name, not a label. */
+function looksLikeName(line: string): boolean {
+  const words = line.trim().split(/\s+/)
+  if (words.length < 2 || words.length > 4 || /[:\d]/.test(line)) return false
+  const capitalised = words.every((w) => /^\p{Lu}/u.test(w) || /^(?:van|von|de|del|der|da|di|du|la|le|bin|al)$/.test(w))
+  return capitalised && (/[’'\u00C0-\u024F]/u.test(line) || words.some((w) => /^(?:van|von|de|del|der|da|di|du|la|le|bin|al)$/.test(w)))
+}
 
 /** An email address the sample showed where the user did not say the field is one: another form may follow its label. */
 function formIsLoose(field: FieldTemplate): boolean {
@@ -93,6 +101,9 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
       if (labelLine !== lineOf(doc, span[0]) && !startsLineOrCell(doc, doc.tokens[located.first]!.start)) continue
       // …and a line of fixed text: `Unit 7` above a city is the address's line 2, data, not a label.
       if (labelLine !== lineOf(doc, span[0]) && anchor.includes(WILDCARD)) continue
+      // …and not a person's name over an address line (`José O'Connor` over `Austin, TX`): a line of
+      // two or three capitalised words with an accent or an apostrophe, or a particle, is a name.
+      if (Array.from({ length: lineOf(doc, span[0]) - labelLine }, (_, k) => lineText(doc, labelLine + k)).some(looksLikeName)) continue
       // A row of cells above is a row of keys over a row of values: the key is the cell right
       // above the value (rules/stacked.ts), not the last word of that row (another cell's key).
       if (labelLine !== lineOf(doc, span[0]) && doc.lineTab[labelLine]) continue

@@ -414,7 +414,37 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
       if (k === 1 && run.length === 1 && FIRST_OF_LIST.test(lineText(doc, line))) return { unit, first, count: 1, lines, firstEnd: first + 1, end: first + 1 }
     }
   }
-  return findRunWithOptionalLine(doc, variable, lines, at) ?? findRunOfLabelledBlocks(doc, variable, lines, at)
+  return findRunWithOptionalLine(doc, variable, lines, at) ?? findRunOfLabelledBlocks(doc, variable, lines, at) ?? firstNumberedBlock(doc, variable, lines, at)
+}
+
+/** A block's heading that numbers it as the first: `Package 1 of 3`, `Passenger 1`, `Ticket #1:`. */
+const FIRST_BLOCK_HEADING = /^\s*\p{L}+\s+#?1(?:\s*(?:of|\/|von|de|sur|di|van)\s*\d+)?\s*[:.)–—-]?\s*$/u
+
+/**
+ * The one block of a sample that numbers it as the first (`Package 1 of 1` over `Carrier: UPS`,
+ * `Tracking number: …`): the first of blocks that other emails have several of. Its labelled
+ * lines are known by their labels, its other lines (the items in a package) are any text.
+ */
+function firstNumberedBlock(doc: Doc, variable: Span[], lines: number[], at: number): LearnedRun | null {
+  for (let head = at; head >= 0 && at - head < MAX_VARIABLE_UNIT_LINES; head--) {
+    const line = lines[head]!
+    if (head < at && doc.lineTab[line]) return null
+    if (!FIRST_BLOCK_HEADING.test(lineText(doc, line))) continue
+    // The block: its heading's paragraph, which must hold the value.
+    let last = head
+    while (last + 1 < lines.length && lines[last + 1] === lines[last]! + 1 && last + 1 - head < MAX_VARIABLE_UNIT_LINES && !doc.lineTab[lines[last + 1]!]) last++
+    if (at > last) return null
+    const unit: UnitLine[] = []
+    for (let i = head; i <= last; i++) {
+      const spec = i === head || labelOf(doc, lines[i]!) !== null ? specOf(doc, lines[i]!, variable) : { pattern: null }
+      if (!spec || 'cells' in spec) return null
+      unit.push(spec)
+    }
+    const stops = new Set<string>()
+    if (unitLength(doc, lines, head, unit, stops) !== last - head + 1) return null
+    return { unit, first: head, count: 1, lines, firstEnd: last + 1, end: last + 1 }
+  }
+  return null
 }
 
 /** A line of text that reads `Label: value`, the label of at most four words. */
