@@ -97,6 +97,7 @@ describe('editing a parser', () => {
     await page.getByRole('link', { name: 'Edit Edit orders' }).click()
     await waitForPath(page, `/parsers/${parserId}/edit`)
     await page.getByRole('heading', { name: 'Edit Edit orders' }).waitFor()
+    await page.waitForFunction((expected) => document.title === expected, 'Edit orders · Edit parser · Mailrow')
     await page.getByLabel('Field 2 name').fill('Buyer')
     await page.getByRole('button', { name: 'Move Total up' }).click()
     await page.getByRole('button', { name: 'Move Total up' }).click()

@@ -101,6 +101,7 @@ describe("a parser's page", () => {
 
     await partialRow.getByRole('link', { name: 'Train on this email: Order #7002 confirmed' }).click()
     await page.getByRole('heading', { name: 'Train on this email' }).waitFor()
+    await page.waitForFunction((expected) => document.title === expected, 'Fixit orders · Train on this email · Mailrow')
     const fields = page.getByRole('region', { name: 'Fields' })
     await fields.getByText('$12.00').waitFor()
     await fields.getByText(/Not found:/).waitFor()

@@ -16,6 +16,7 @@ import type { ParserView } from '@shared/contracts/parsers'
 import { parserPath, paths } from '@shared/paths'
 import { AppHeader } from '../../components/layout/app-header'
 import { Button } from '../../components/ui/button'
+import { usePageTitle } from '../../lib/document-title'
 import { Field } from '../../components/ui/field'
 import { Input } from '../../components/ui/input'
 import { Spinner } from '../../components/ui/spinner'
@@ -27,6 +28,7 @@ import { FieldTypeSelect } from './components/selected-fields-panel'
 export function EditParserPage() {
   const { parserId = '' } = useParams()
   const parser = useParser(parserId)
+  usePageTitle(parser.data?.name)
   const account = useAccount()
   return (
     <div className="min-h-screen bg-muted/40">

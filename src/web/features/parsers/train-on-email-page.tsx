@@ -7,6 +7,7 @@ import type { ParserView, TrainFromEmailResult, TrainingEmailView } from '@share
 import { parserPath, paths } from '@shared/paths'
 import { AppHeader } from '../../components/layout/app-header'
 import { Button } from '../../components/ui/button'
+import { usePageTitle } from '../../lib/document-title'
 import { Spinner } from '../../components/ui/spinner'
 import { useFlowReturnFocus } from '../../components/ui/use-return-focus'
 import { useParser, useReprocessEmails, useTrainingEmail, useTrainingPreview, useTrainParser } from './api/parser-pages'
@@ -30,6 +31,7 @@ const PREVIEW_DEBOUNCE_MS = 400
 export function TrainOnEmailPage() {
   const { parserId = '', emailId = '' } = useParams()
   const parser = useParser(parserId)
+  usePageTitle(parser.data?.name)
   const training = useTrainingEmail(parserId, emailId)
   const error = parser.error ?? training.error
   return (
