@@ -749,6 +749,12 @@ describe('anchors and shapes', () => {
     expect(first!.fields).toEqual({ Jour: 'lundi 1er décembre', 'Créneau': 'entre 8h00 et 12h00' })
   })
 
+  it("reads a name ending in a full stop at a sentence's end whole (für Café Olé Ltd..)", async () => {
+    const invoice = (customer: string) => html(`<p>Sehr geehrte Damen und Herren,</p><p>anbei erhalten Sie die Rechnung Nr. RE-2026-0042 für ${customer}.</p><p>Mit freundlichen Grüßen</p>`)
+    const [got] = await learnAndRun(invoice('Acme Corp'), [{ name: 'Kunde', value: 'Acme Corp' }], [invoice('Café Olé Ltd.')])
+    expect(got!.fields.Kunde).toBe('Café Olé Ltd.')
+  })
+
   it('reads tracking numbers of other forms after the same label', async () => {
     const mail = (n: string) => text(`Your parcel is on its way.\nTracking number: ${n}\nCarrier: Parcelnet\n`)
     const results = await learnAndRun(mail('123456789012'), [{ name: 'Tracking', value: '123456789012' }], [mail('9400111899223100001234'), mail('1Z999AA10123456784')])

@@ -33,6 +33,9 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
             break
           }
         }
+        // A full stop that ends the sentence, not one inside the value: `Ltd.` in `für Café Olé Ltd..`,
+        // `example.com`.
+        if (ok && extent.stop.length === 1 && extent.stop[0] === '.' && /^[.\p{L}\p{N}]/u.test(text.slice(t.end, t.end + 1))) continue
         if (ok && t.start > start) return { value: text.slice(start, t.start), end: t.start }
       }
       return { value: text.slice(start, end), end, missed: true }
