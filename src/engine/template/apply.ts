@@ -1,7 +1,7 @@
 import type { Doc } from '../doc'
 import { isStrong, sameSkeleton } from '../shapes'
 import { anchorShown, squash, WILDCARD } from './anchors'
-import { labelAnchor } from './rules/label'
+import { labelAnchor, labelCore } from './rules/label'
 import { RULES } from './rules/registry'
 import type { Docs, FieldMatch, FieldTemplate, HandlerOf, Rule, View } from './types'
 
@@ -80,7 +80,7 @@ export function whyMissing(field: FieldTemplate, docs: Docs): string {
   const label = all.find((r) => r.kind === 'label')
   if (label && label.kind === 'label') {
     // A label with a name before its core (`… left a`) is missing only when its core is.
-    const anchor = label.core ? label.anchor.slice(-label.core) : label.anchor
+    const anchor = labelCore(label)
     if (!shown(anchor)) return `label "${anchor.filter((w) => w !== WILDCARD).join(' ')}" not found`
     return `no value after "${label.anchor.filter((w) => w !== WILDCARD).join(' ')}" reads like the sample's`
   }

@@ -83,7 +83,8 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
     case 'digits': {
       DIGIT_GROUPS.lastIndex = start
       const m = DIGIT_GROUPS.exec(text)
-      return m && m.index === start && start + m[0].length <= cellEnd(doc, start) ? { value: m[0], end: start + m[0].length } : null
+      // Sticky: a match starts at `start` or there is none.
+      return m && start + m[0].length <= cellEnd(doc, start) ? { value: m[0], end: start + m[0].length } : null
     }
     case 'lines': {
       const first = lineOf(doc, start)
@@ -182,17 +183,15 @@ function tailPattern(doc: Doc, from: number, to: number, variable: Span[]): stri
  * `beforeData`: the words before the line's first number or value will do (`Order` of `Order #2461`).
  */
 function nextLineWords(doc: Doc, end: number, variable: Span[], beforeData = false): string[] | null {
-  for (let l = lineOf(doc, end) + 1; l < doc.lineStart.length; l++) {
-    if (lineText(doc, l).trim() === '') continue
-    const value = spanAt(variable, doc.lineStart[l]!, doc.lineEnd[l]!)
-    if (value && !beforeData) return null
-    const text = lineText(doc, l).slice(0, value && beforeData ? value[0] - doc.lineStart[l]! : 200)
-    const words = wordsOf(text).slice(0, 3)
-    if (!beforeData) return words.length > 0 && !words.some(hasDigit) ? words : null
-    const fixed = words.slice(0, Math.max(0, words.findIndex(hasDigit)) || words.length)
-    return fixed.length > 0 && !hasDigit(fixed[0]!) ? fixed : null
-  }
-  return null
+  const l = nextLine(doc, end)
+  if (l < 0) return null
+  const value = spanAt(variable, doc.lineStart[l]!, doc.lineEnd[l]!)
+  if (value && !beforeData) return null
+  const words = wordsOf(lineText(doc, l).slice(0, value ? value[0] - doc.lineStart[l]! : 200)).slice(0, 3)
+  if (!beforeData) return words.length > 0 && !words.some(hasDigit) ? words : null
+  const cut = words.findIndex(hasDigit)
+  const fixed = cut < 0 ? words : words.slice(0, cut)
+  return fixed.length > 0 ? fixed : null
 }
 
 const FRAGMENT_AFTER = /^[@/_.+:-][\p{L}\p{N}]/u
@@ -201,10 +200,10 @@ const DIGIT_GROUPS = /\d+(?:[ \u00a0]\d+)*/y
 /** The first line of a quoted or forwarded email: `> …`, `On … wrote:`, `-----Original Message-----`. */
 const QUOTE_START = /^(?:>|(?:on|le|am|el|em|op|il)\s.{4,200}(?:wrote|a écrit|schrieb|escribió|escreveu|schreef|ha scritto)\s?:$|-{2,}\s*(?:original message|forwarded message|message transféré|weitergeleitete nachricht|mensaje reenviado)\s*-{2,})/iu
 
-/** The next line with text after an offset, or the offset's own line. */
+/** The next line with text after an offset, or -1. */
 function nextLine(doc: Doc, end: number): number {
   for (let l = lineOf(doc, end) + 1; l < doc.lineStart.length; l++) if (lineText(doc, l).trim() !== '') return l
-  return lineOf(doc, end)
+  return -1
 }
 
 /** Sentences, not a name or a title: four words or more, ending as a sentence does. */

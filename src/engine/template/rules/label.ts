@@ -10,9 +10,10 @@ import { bestFitting, pick, type Candidate } from './candidates'
 function looksLikeName(line: string): boolean {
   const words = line.trim().split(/\s+/)
   if (words.length < 2 || words.length > 4 || /[:\d]/.test(line)) return false
-  const capitalised = words.every((w) => /^\p{Lu}/u.test(w) || /^(?:van|von|de|del|der|da|di|du|la|le|bin|al)$/.test(w))
-  return capitalised && (/[’'\u00C0-\u024F]/u.test(line) || words.some((w) => /^(?:van|von|de|del|der|da|di|du|la|le|bin|al)$/.test(w)))
+  const capitalised = words.every((w) => /^\p{Lu}/u.test(w) || NAME_PARTICLE.test(w))
+  return capitalised && (/[’'\u00C0-\u024F]/u.test(line) || words.some((w) => NAME_PARTICLE.test(w)))
 }
+const NAME_PARTICLE = /^(?:van|von|de|del|der|da|di|du|la|le|bin|al)$/
 
 /** An email address the sample showed where the user did not say the field is one: another form may follow its label. */
 function formIsLoose(field: FieldTemplate): boolean {
@@ -163,12 +164,12 @@ function coreOf(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, span: Span, fi
 
 /** The words the rule looks for in this email: the whole label, or its core when a name before it changed. */
 export function labelAnchor(doc: Doc, rule: Extract<Rule, { kind: 'label' }>): string[] {
-  if (!rule.core || anchorShownInOrder(doc, rule.anchor)) return rule.anchor
-  return rule.anchor.slice(-rule.core)
+  return !rule.core || findAnchor(doc, rule.anchor).length > 0 ? rule.anchor : labelCore(rule)
 }
 
-function anchorShownInOrder(doc: Doc, anchor: string[]): boolean {
-  return findAnchor(doc, anchor).length > 0
+/** The label's words without the name before them (all of them when it has no `core`). */
+export function labelCore(rule: Extract<Rule, { kind: 'label' }>): string[] {
+  return rule.core ? rule.anchor.slice(-rule.core) : rule.anchor
 }
 
 export const labelRule: RuleHandler<'label'> = {

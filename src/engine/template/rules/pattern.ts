@@ -50,16 +50,16 @@ function escapeRe(s: string): string {
 }
 
 /**
- * A line pattern for a repeated section: the line's fixed text literal, numbers and other fields'
- * values free, the value captured. `2 x Blue Widget — $10.00` → `^\s*\S*\d\S*\s+x\s+(.+?)\s*—\s*\S*\d\S*\s*$`.
- */
-/**
  * A run of non-space characters with a digit: a number, an id, an amount. Chinese and Japanese
  * write no space between a label and its value (`数量：3`), so their letters and full-width
  * punctuation end the run: the label stays fixed text.
  */
 const NUMBER_RUN = /[^\s\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]*\d[^\s\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]*/gu
 
+/**
+ * A line pattern for a repeated section: the line's fixed text literal, numbers and other fields'
+ * values free, the value captured. `2 x Blue Widget — $10.00` → `^\s*\S*\d\S*\s+x\s+(.+?)\s*—\s*\S*\d\S*\s*$`.
+ */
 export function linePattern(doc: Doc, line: number, span: Span, variable: Span[], range?: Span): string | null {
   // `range`: a part of the line (a table cell) to make the pattern of, instead of the whole line.
   const ls = range ? range[0] : doc.lineStart[line]!
@@ -81,11 +81,10 @@ export function linePattern(doc: Doc, line: number, span: Span, variable: Span[]
     const [s, e] = variable[i]!
     if (s >= ls && e <= le && (e <= span[0] || s >= span[1])) pieces.push([s, e, other(s, e)])
   }
-  const numbers = NUMBER_RUN
-  numbers.lastIndex = 0
+  NUMBER_RUN.lastIndex = 0
   const text = doc.text.slice(ls, le)
   let m: RegExpExecArray | null
-  while ((m = numbers.exec(text)) !== null) {
+  while ((m = NUMBER_RUN.exec(text)) !== null) {
     const s = ls + m.index
     const e = s + m[0].length
     if (!pieces.some(([ps, pe]) => s < pe && e > ps)) pieces.push([s, e, '\\S*\\d\\S*'])

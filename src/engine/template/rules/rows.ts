@@ -486,14 +486,14 @@ function findRunOfLabelledBlocks(doc: Doc, variable: Span[], lines: number[], at
   if (blocks.length < 2) return null
   // The item's own lines: the labels every block has, in the first block's order, closing it.
   const labelsIn = ([s, e]: [number, number]) => Array.from({ length: e - s - 1 }, (_, k) => labelOf(doc, lines[s + 1 + k]!)!)
-  const common = labelsIn(blocks[0]!).filter((label) => blocks.every((b) => labelsIn(b).includes(label)))
   const firstLabels = labelsIn(blocks[0]!)
+  const common = firstLabels.filter((label) => blocks.every((b) => labelsIn(b).includes(label)))
   // They close every block, in the same order; the lines before them are options.
   const own = firstLabels.slice(firstLabels.length - common.length)
   if (own.length === 0 || own.join('|') !== common.join('|') || !blocks.every((b) => labelsIn(b).slice(-own.length).join('|') === own.join('|'))) return null
   // Something varies between blocks, or they are one block's repeated lines.
   if (blocks.every((b) => b[1] - b[0] === blocks[0]![1] - blocks[0]![0])) return null
-  const ownLines = Array.from({ length: own.length }, (_, k) => specOf(doc, lines[head + (end - head) - own.length + k]!, variable))
+  const ownLines = Array.from({ length: own.length }, (_, k) => specOf(doc, lines[end - own.length + k]!, variable))
   if (ownLines.some((spec) => !spec || 'cells' in spec || spec.pattern === null)) return null
   const unit: UnitLine[] = [{ pattern: null }, { pattern: OPTION_LINE, optional: true, repeat: true }, ...(ownLines as UnitLine[])]
   // The value is the name or on one of the item's own lines, never on an option line.
@@ -581,7 +581,12 @@ function valueKind(doc: Doc, l: number, span: Span, line: number): string {
   // kind of the amount that ends it.
   const spans = findShapeSpans(cell)
   const last = spans.find((s) => s[1] === cell.length)
-  return last && spans.every((s) => s[1] <= last[0] || s === last) && cell.slice(0, last[0]).replace(/[\s\p{Sc}\d.,'\u00a0\u202f-]/gu, '') === '' ? detectShape(cell.slice(last[0])).shape : shape
+  return last && spans.every((s) => s[1] <= last[0] || s === last) && onlyAmounts(cell.slice(0, last[0])) ? detectShape(cell.slice(last[0])).shape : shape
+}
+
+/** Text of amounts and nothing else: digits, separators, currency signs (`€500.43 `). */
+function onlyAmounts(text: string): boolean {
+  return text.replace(/[\s\p{Sc}\d.,'\u00a0\u202f-]/gu, '') === ''
 }
 
 function headerAbove(doc: Doc, lines: number[], first: number, cells: number, variable: Span[]): string[] | null {
@@ -629,7 +634,7 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
       capture = pattern
       // Amounts before the value in its cell (an old price struck through): other items' cells
       // may hold the value alone.
-      if (span[1] >= cellStart + cellText.trimEnd().length && lead.replace(/[\s\p{Sc}\d.,'\u00a0\u202f-]/gu, '') === '' && fitsShape(lead.trim().split(/\s+(?=\p{Sc}|\d)/u).pop() ?? '', field.shape, field.shapeOptions)) atEnd = true
+      if (span[1] >= cellStart + cellText.trimEnd().length && onlyAmounts(lead) && fitsShape(lead.trim().split(/\s+(?=\p{Sc}|\d)/u).pop() ?? '', field.shape, field.shapeOptions)) atEnd = true
     }
   } else if (spec.pattern !== null) {
     const pattern = linePattern(doc, line, span, variable)
