@@ -281,6 +281,71 @@ describe('line items', () => {
     expect(got!.fields).toEqual({ Description: 'Monitor Arm\nCable Tray\nFoot Rest', 'Line Total': '£18.00\n£12.00\n£9.50' })
   })
 
+  it('reads rows whose last cell is empty (a frequent-flyer number only some passengers have)', async () => {
+    const receipt = (rows: Array<[string, string, string]>) =>
+      html(
+        `<p>Booking reference: QX7RTA</p><table><tr><th>Passenger</th><th>E-ticket number</th><th>Frequent flyer</th></tr>` +
+          rows.map(([name, ticket, ff]) => `<tr><td>${name}</td><td>${ticket}</td><td>${ff}</td></tr>`).join('') +
+          `</table><p>Total: GBP 699.56</p>`,
+      )
+    const [got] = await learnAndRun(
+      receipt([
+        ['SMITH/TOM MR', '125-2345678901', 'BA 12345678'],
+        ['LEE/ANA MRS', '125-2345678902', ''],
+      ]),
+      [
+        { name: 'Passenger', value: 'SMITH/TOM MR' },
+        { name: 'Ticket', value: '125-2345678901' },
+      ],
+      [
+        receipt([
+          ['WEI/LI MS', '125-9000000001', ''],
+          ['KHAN/YUSUF MR', '125-9000000002', 'AF 87654321'],
+          ['OBRIEN/AMY MISS', '125-9000000003', ''],
+        ]),
+      ],
+    )
+    expect(got!.fields).toEqual({ Passenger: 'WEI/LI MS\nKHAN/YUSUF MR\nOBRIEN/AMY MISS', Ticket: '125-9000000001\n125-9000000002\n125-9000000003' })
+  })
+
+  it("reads items as a padded row with the item's name on the line under it, from the right occurrence of a small quantity", async () => {
+    // Shopware's text mail: `1  SW10484.4  4  299,15 €  1.196,60 €`, then the name indented. The
+    // quantity 4 is also the part after the dot of the article number, which is not it.
+    const order = (items: Array<[string, string, number, string]>) =>
+      text(
+        ['Informationen zu Ihrer Bestellung:', '', 'Pos. Art.Nr.              Menge  Preis        Summe']
+          .concat(items.flatMap(([sku, name, qty, sum], i) => [`${String(i + 1).padEnd(5)}${sku.padEnd(21)}${String(qty).padEnd(7)}${'9,99 €'.padEnd(13)}${sum}`, `     ${name}`, '']))
+          .concat(['Versandkosten: 3,90 €', 'Gesamtkosten Brutto: 99,00 €'])
+          .join('\n'),
+      )
+    const [got] = await learnAndRun(
+      order([
+        ['SW10484.4', 'Screwdriver Set', 4, '39,96 €'],
+        ['SW10081', 'Desk Lamp', 3, '29,97 €'],
+        ['SW10064.4', 'Garden Hose 25 ft', 1, '9,99 €'],
+      ]),
+      [
+        { name: 'Art.Nr.', value: 'SW10484.4' },
+        { name: 'Name', value: 'Screwdriver Set' },
+        { name: 'Menge', value: '4' },
+        { name: 'Summe', value: '39,96 €' },
+      ],
+      [
+        order([
+          ['SW10897', 'Wool Socks (3 pairs)', 2, '19,98 €'],
+          ['SW10569.10', 'Espresso Beans 1 kg', 6, '59,94 €'],
+          ['SW10009', "Kids' T-Shirt, Size 8", 1, '9,99 €'],
+        ]),
+      ],
+    )
+    expect(got!.fields).toEqual({
+      'Art.Nr.': 'SW10897\nSW10569.10\nSW10009',
+      Name: "Wool Socks (3 pairs)\nEspresso Beans 1 kg\nKids' T-Shirt, Size 8",
+      Menge: '2\n6\n1',
+      Summe: '19,98 €\n59,94 €\n9,99 €',
+    })
+  })
+
   it('reads a price after a struck-through old price, and a price alone, as the same column', async () => {
     const order = (items: Array<[string, string]>) =>
       html(

@@ -23,8 +23,9 @@ function findOccurrences(doc: Doc, value: string): Span[] {
   if (parts.length === 0) return []
   const body = parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')
   // A value that starts or ends with a letter or digit must not be cut out of a longer word or number.
-  const lead = /^[\p{L}\p{N}]/u.test(parts[0]!) ? '(?<![\\p{L}\\p{N}])' : ''
-  const tail = /[\p{L}\p{N}]$/u.test(parts[parts.length - 1]!) ? '(?![\\p{L}\\p{N}])' : ''
+  // A number is not the part after a decimal point or a dot of a longer number either (`4` in `SW10484.4`).
+  const lead = /^\p{N}/u.test(parts[0]!) ? '(?<![\\p{L}\\p{N}])(?<![\\p{N}][.,])' : /^\p{L}/u.test(parts[0]!) ? '(?<![\\p{L}\\p{N}])' : ''
+  const tail = /\p{N}$/u.test(parts[parts.length - 1]!) ? '(?![\\p{L}\\p{N}])(?![.,][\\p{N}])' : /\p{L}$/u.test(parts[parts.length - 1]!) ? '(?![\\p{L}\\p{N}])' : ''
   // A number may touch letters (`2x Garlic Naan`, `3pcs`), never other digits (`12` in `2012`).
   const numLead = /^\p{N}/u.test(parts[0]!) ? '(?<![\\p{N}][.,]?)' : lead
   const numTail = /\p{N}$/u.test(parts[parts.length - 1]!) ? '(?![.,]?[\\p{N}])' : tail

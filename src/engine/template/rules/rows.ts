@@ -37,14 +37,23 @@ function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
   if ('cells' in spec) {
     if (!doc.lineTab[line]) return false
     const cells = cellsOf(doc, line)
-    if (cells.length !== spec.cells.length) return false
+    // A row's empty last cell leaves no tab in the text (`LEE/ASA MSTR⇥057-8932…` under a
+    // three-column header): a row one cell short, or one cell longer than the sample's, is read
+    // as that cell empty, and counts as the one cell that may differ below.
+    const width = Math.max(cells.length, spec.cells.length)
+    const short = width !== Math.min(cells.length, spec.cells.length)
+    if (short && (cells.length < 2 || width - Math.min(cells.length, spec.cells.length) > 1 || spec.cells[width - 1] === 'num')) return false
+    // …and its other cells read as the sample's did, text as text, numbers as numbers (not
+    // `Untaxed Amount⇥$90.00` under `Desk Lamp⇥2.00 Units⇥$20.00`).
+    if (short && cells.some((c, i) => i < spec.cells.length && (c.trim() === '') !== (spec.cells[i] === 'empty'))) return false
+    if (short && cells.some((c, i) => i < spec.cells.length && spec.cells[i] !== 'empty' && (cellClass(c.trim()) === 'num') !== (spec.cells[i] === 'num'))) return false
     // One cell may be filled where the sample's was empty or empty where it was filled (a
     // Discount column that only some items use), but not the row's first filled cell: its name.
     const first = spec.cells.findIndex((want) => want !== 'empty')
     let optional = 0
-    for (let i = 0; i < cells.length; i++) {
-      const want = spec.cells[i]!
-      const c = cells[i]!.trim()
+    for (let i = 0; i < width; i++) {
+      const want = spec.cells[i] ?? 'empty'
+      const c = (cells[i] ?? '').trim()
       if (want === 'empty' ? c !== '' : c === '') {
         if (i === first || ++optional > 1) return false
         continue
@@ -376,7 +385,9 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
   const { lines, index } = contentLines(doc)
   const at = index.get(line)
   if (at === undefined) return null
+  let fallback: LearnedRun | null = null
   for (let k = 1; k <= MAX_UNIT_LINES; k++) {
+    let best: LearnedRun | null = null
     for (let o = 0; o < k; o++) {
       const start = at - o
       if (start < 0 || start + k > lines.length) continue
@@ -404,17 +415,31 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
       })
       if (run.length >= 2 && consistent) {
         const found = { unit, first, count: run.length, lines, firstEnd: first + k, end: runEnd(doc, lines, run, unit, stops) }
+        // Every unit followed by the same number of other lines (a name under each table row): the
+        // item is the longer unit, which reads those lines too; this one if that is not found.
+        // Rows marked as parts of the item above (`+ Extra cheese`) are skipped as such, not read.
+        const gaps = new Set(run.slice(1).map((u, j) => u - run[j]!))
+        const marked = run.slice(1).some((u, j) => lines.slice(run[j]! + k, u).some((l) => isSubRow(doc, l)))
+        if (gaps.size === 1 && [...gaps][0]! > k && [...gaps][0]! <= MAX_UNIT_LINES && !marked) {
+          fallback ??= found
+          continue
+        }
         // Blocks of labelled lines whose option lines vary reach further than a fixed unit that two
         // items happen to share (both with one `Size:` line): the items are the longer run.
         const blocks = 'cells' in unit[0]! ? null : findRunOfLabelledBlocks(doc, variable, lines, at)
-        return blocks && blocks.end > found.end ? blocks : found
+        const result = blocks && blocks.end > found.end ? blocks : found
+        // Units of the same length that start on another of their lines: the one that reaches
+        // further (a name line over a table row also pairs with the next item's row, one item short).
+        if (!best || result.end > best.end) best = result
+        continue
       }
       if (k === 1 && run.length === 1 && 'cells' in unit[0]! && headerAbove(doc, lines, first, unit[0]!.cells.length, variable)) return { unit, first, count: 1, lines, firstEnd: first + 1, end: first + 1 }
       // One item numbered 1 (`Room 1: Deluxe Double`, `1. Linen Shirt`): the first of a list that has one item here.
       if (k === 1 && run.length === 1 && FIRST_OF_LIST.test(lineText(doc, line))) return { unit, first, count: 1, lines, firstEnd: first + 1, end: first + 1 }
     }
+    if (best) return best
   }
-  return findRunWithOptionalLine(doc, variable, lines, at) ?? findRunOfLabelledBlocks(doc, variable, lines, at) ?? firstNumberedBlock(doc, variable, lines, at)
+  return fallback ?? findRunWithOptionalLine(doc, variable, lines, at) ?? findRunOfLabelledBlocks(doc, variable, lines, at) ?? firstNumberedBlock(doc, variable, lines, at)
 }
 
 /** A block's heading that numbers it as the first: `Package 1 of 3`, `Passenger 1`, `Ticket #1:`. */
