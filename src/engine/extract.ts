@@ -169,7 +169,7 @@ export async function trainParserFromSamples(
 
 /** The parser's line-item fields: those learned as repeated rows, a column or a list. */
 export function lineItemFields(template: Template): string[] {
-  return template.fields.filter((f) => Object.values(f.rules).some((rules) => rules?.some((r) => r.kind === 'rows' || r.kind === 'column' || r.kind === 'list'))).map((f) => f.name)
+  return template.fields.filter((f) => Object.values(f.rules).some((rules) => rules?.some((r) => (r.kind === 'rows' && !r.single) || r.kind === 'column' || r.kind === 'list'))).map((f) => f.name)
 }
 
 /** Each line-item field's value per item, kept beside the details of one extraction. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ExtractionField } from '../shared/contracts/extraction'
-import { runParser, trainParser, trainParserFromSamples } from './extract'
+import { lineItemFields, runParser, trainParser, trainParserFromSamples } from './extract'
 import { buildDoc } from './doc'
 import { linePattern } from './template/rules/pattern'
 import { eml } from './testing/eml'
@@ -343,6 +343,84 @@ describe('line items', () => {
       Name: "Wool Socks (3 pairs)\nEspresso Beans 1 kg\nKids' T-Shirt, Size 8",
       Menge: '2\n6\n1',
       Summe: '19,98 €\n59,94 €\n9,99 €',
+    })
+  })
+
+  describe('from a sample with one item', () => {
+    it('reads every item line of an email with more, and the one of an email with one', async () => {
+      const order = (items: Array<[string, number, string]>) =>
+        text(
+          ['Order Summary [R123456789]', '='.repeat(40)]
+            .concat(items.map(([name, qty, price]) => `${name} (SKU-${name.length}) ${qty} @ ${price} = ${price}`))
+            .concat(['='.repeat(40), 'Subtotal: $99.00', 'Order Total: $104.00', '', 'Thanks for your business.'])
+            .join('\n'),
+        )
+      const [three, one] = await learnAndRun(order([['Ruby Tote', 1, '$15.99']]), [{ name: 'Item', value: 'Ruby Tote' }, { name: 'Total', value: '$104.00' }], [
+        order([
+          ['Spree Bag', 2, '$22.99'],
+          ['Rails Mug', 1, '$9.99'],
+          ['Apache Cap', 3, '$12.00'],
+        ]),
+        order([['Spree Bag', 2, '$22.99']]),
+      ])
+      expect(three!.fields).toEqual({ Item: 'Spree Bag\nRails Mug\nApache Cap', Total: '$104.00' })
+      expect(three!.status).toBe('success')
+      expect(one!.fields.Item).toBe('Spree Bag')
+    })
+
+    it('reads the rows of an items table without a header, whose one row in the sample sits over summary rows of its shape', async () => {
+      const invoice = (items: Array<[string, string]>, tax: string) =>
+        text(
+          ['Invoice INV-4002', 'Billing period: Aug 1, 2025 - Aug 31, 2025', '']
+            .concat(items.map(([name, amount]) => `${name}\t${amount}`))
+            .concat(['', 'Subtotal:\t$738.11', 'Promotional credit:\t-$10.00', `Tax Quebec QST 9.975%:\t${tax}`, 'Total:\t$800.74'])
+            .join('\n'),
+        )
+      const fields = [
+        { name: 'Item', value: 'Pro plan (monthly)' },
+        { name: 'Amount', value: '$738.11' },
+        { name: 'Tax', value: '$72.63' },
+      ]
+      const [got] = await learnAndRun(invoice([['Pro plan (monthly)', '$738.11']], '$72.63'), fields, [
+        invoice(
+          [
+            ['Team plan – annual', '$700.00'],
+            ['Custom domain', '$38.11'],
+          ],
+          '$70.01',
+        ),
+      ])
+      expect(got!.fields).toEqual({ Item: 'Team plan – annual\nCustom domain', Amount: '$700.00\n$38.11', Tax: '$70.01' })
+    })
+
+    it('reads a sentence that starts with a name and holds other values as the values it holds', async () => {
+      const invite = (who: string, team: string) => text(`Hi,\n\n${who} (ana@example.com) invited you to join ${team} as Admin.\n\nAccept the invitation: https://app.example.com/i/1`)
+      const [got] = await learnAndRun(invite('Ana Ruiz', 'Zeta Labs'), [{ name: 'Inviter', value: 'Ana Ruiz' }, { name: 'Team', value: 'Zeta Labs' }], [invite('Bob Stone', "Granny's Kitchen")])
+      expect(got!.fields).toEqual({ Inviter: 'Bob Stone', Team: "Granny's Kitchen" })
+    })
+
+    it("reads passenger rows under a header from a sample whose one row has an empty last cell, and does not offer items per row for it", async () => {
+      const receipt = (rows: Array<[string, string, string]>) =>
+        html(
+          `<p>Booking reference: QX7RTA</p><table><tr><th>Passenger</th><th>E-ticket number</th><th>Frequent flyer</th></tr>` +
+            rows.map(([name, ticket, ff]) => `<tr><td>${name}</td><td>${ticket}</td><td>${ff}</td></tr>`).join('') +
+            `</table><h2>Flights</h2><p>BA 117 London - New York</p>`,
+        )
+      const fields = [
+        { name: 'Passenger', value: 'SMITH/TOM MR' },
+        { name: 'Ticket', value: '125-2345678901' },
+      ]
+      const trained = await trainParser(receipt([['SMITH/TOM MR', '125-2345678901', '']]), fields)
+      if (!trained.ok) throw new Error(trained.reason)
+      expect(lineItemFields(trained.template)).toEqual([])
+      const got = await runParser(
+        trained.template,
+        receipt([
+          ['WEI/LI MS', '125-9000000001', 'AF 87654321'],
+          ['KHAN/YUSUF MR', '125-9000000002', ''],
+        ]),
+      )
+      expect(got.fields).toEqual({ Passenger: 'WEI/LI MS\nKHAN/YUSUF MR', Ticket: '125-9000000001\n125-9000000002' })
     })
   })
 

@@ -106,7 +106,7 @@ function learnRules(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]
     // A line-item field is read item by item, or not at all: a label or a position would give the
     // first item alone and call it the whole list.
     push(learnRows(doc, span, field, variable, run, extents))
-    if (rules.length > 0) {
+    if (rules.length > 0 && !run.single) {
       push(learnColumn(doc, span, field, others, extents))
       push(learnList(doc, span, field, others, true))
       return rules

@@ -46,6 +46,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
     cell: index,
     capture: z.string().optional(),
     atEnd: z.literal(true).optional(),
+    single: z.literal(true).optional(),
     extent: extentSchema,
     header: words.nullable(),
     landmark: words.nullable(),

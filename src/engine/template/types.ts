@@ -50,6 +50,12 @@ export type Rule =
        * item whose cell is only the value, or ends with it, is read by the value's shape at the end.
        */
       atEnd?: true
+      /**
+       * Learned from a sample with one item (rules/rows.ts singleItem): the field's other rules
+       * follow it and read the value when the email has no such item, and it does not make the
+       * field a line item for the wizard, which cannot tell from one item.
+       */
+      single?: true
       extent: Extent
       header: string[] | null
       landmark: string[] | null

@@ -131,6 +131,8 @@ function unitSpan(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops
   const fitsLine = (spec: UnitLine, line: number | undefined) =>
     line !== undefined &&
     unitLineFits(doc, line, spec) &&
+    // A table row named as a summary (`Subtotal⇥$738.11`) is no line of an item.
+    !('cells' in spec && isSummary(rowLabel(doc, line), stops)) &&
     !(!('cells' in spec) && spec.pattern === null && unit.some((other) => other !== spec && !other.repeat && !('cells' in other) && other.pattern !== null && unitLineFits(doc, line, other)))
   for (let u = 0; u < unit.length; u++) {
     const spec = unit[u]!
@@ -373,7 +375,8 @@ function hasFixedText(pattern: string): boolean {
 }
 
 /** `firstEnd` and `end`: the content indices after the run's first unit and after its last. */
-export type LearnedRun = { unit: UnitLine[]; first: number; count: number; lines: number[]; firstEnd: number; end: number }
+/** `single`: the sample has one item, found by its shape alone (see singleItem). */
+export type LearnedRun = { unit: UnitLine[]; first: number; count: number; lines: number[]; firstEnd: number; end: number; single?: true }
 
 /**
  * The repeated unit holding a highlighted value, if the sample shows one: two or more look-alike
@@ -397,7 +400,8 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
         if (!spec) break
         unit.push(spec)
       }
-      if (unit.length !== k || !shaped(unit)) continue
+      // Two cells of text are an item's row only under a header that names them (Passenger, E-ticket number).
+      if (unit.length !== k || !(shaped(unit) || (k === 1 && 'cells' in unit[0]! && headerAbove(doc, lines, start, unit[0]!.cells.length, variable)))) continue
       const stops = new Set<string>()
       if (!unitAt(doc, lines, start, unit, stops)) continue
       const first = start
@@ -433,13 +437,33 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
         if (!best || result.end > best.end) best = result
         continue
       }
-      if (k === 1 && run.length === 1 && 'cells' in unit[0]! && headerAbove(doc, lines, first, unit[0]!.cells.length, variable)) return { unit, first, count: 1, lines, firstEnd: first + 1, end: first + 1 }
+      // One row under a header: items, though a row of text cells alone may as well be a form's values under their names.
+      if (k === 1 && run.length === 1 && 'cells' in unit[0]! && headerAbove(doc, lines, first, unit[0]!.cells.length, variable)) return { unit, first, count: 1, lines, firstEnd: first + 1, end: first + 1, ...(shaped(unit) ? {} : { single: true as const }) }
       // One item numbered 1 (`Room 1: Deluxe Double`, `1. Linen Shirt`): the first of a list that has one item here.
       if (k === 1 && run.length === 1 && FIRST_OF_LIST.test(lineText(doc, line))) return { unit, first, count: 1, lines, firstEnd: first + 1, end: first + 1 }
     }
     if (best) return best
   }
-  return fallback ?? findRunWithOptionalLine(doc, variable, lines, at) ?? findRunOfLabelledBlocks(doc, variable, lines, at) ?? firstNumberedBlock(doc, variable, lines, at)
+  return fallback ?? findRunWithOptionalLine(doc, variable, lines, at) ?? findRunOfLabelledBlocks(doc, variable, lines, at) ?? firstNumberedBlock(doc, variable, lines, at) ?? singleItem(doc, variable, lines, at)
+}
+
+/**
+ * A sample with one item: a line or table row that carries several values and starts with one
+ * (an item's name, a sale's date), with no look-alike line above or below it. Emails with more
+ * items show look-alike lines after it, which a rule that read one value would leave out while
+ * saying "success". A key–value line starts with its fixed label and is not an item.
+ */
+function singleItem(doc: Doc, variable: Span[], lines: number[], at: number): LearnedRun | null {
+  const line = lines[at]!
+  const spec = specOf(doc, line, variable)
+  if (!spec || !shaped([spec])) return null
+  const stops = new Set<string>()
+  if (!unitAt(doc, lines, at, [spec], stops) || (at > 0 && unitAt(doc, lines, at - 1, [spec], stops)) || runFrom(doc, lines, at, [spec], stops).length !== 1) return null
+  const ls = doc.lineStart[line]!
+  const lead = ls + lineText(doc, line).search(/\S/)
+  const values = variable.filter((v) => v[0] >= ls && v[1] <= doc.lineEnd[line]!)
+  if (values.length < 2 || !values.some((v) => v[0] <= lead && v[1] > lead)) return null
+  return { unit: [spec], first: at, count: 1, lines, firstEnd: at + 1, end: at + 1, single: true }
 }
 
 /** A block's heading that numbers it as the first: `Package 1 of 3`, `Passenger 1`, `Ticket #1:`. */
@@ -619,7 +643,8 @@ function headerAbove(doc: Doc, lines: number[], first: number, cells: number, va
   const h = lines[first - 1]!
   if (!doc.lineTab[h] || overlaps(variable, doc.lineStart[h]!, doc.lineEnd[h]!)) return null
   const row = cellsOf(doc, h)
-  if (row.length !== cells || !row.some((c) => c.trim() !== '')) return null
+  // One header cell more than the row: the row's last cell is empty (see unitLineFits).
+  if ((row.length !== cells && row.length !== cells + 1) || !row.some((c) => c.trim() !== '')) return null
   if (!row.every((c) => c.trim() === '' || (!hasDigit(c) && c.trim().length <= 40))) return null
   return row.map((c) => wordsOf(c).join(' '))
 }
@@ -688,7 +713,7 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
       }
     }
   }
-  const rule: RowsRule = { kind: 'rows', unit, line: j, cell, extent, header, landmark, ...(prefix ? { prefix } : {}), gap, ordinal: 0, stops, ...(capture ? { capture } : {}), ...(atEnd ? { atEnd } : {}) }
+  const rule: RowsRule = { kind: 'rows', unit, line: j, cell, extent, header, landmark, ...(prefix ? { prefix } : {}), gap, ordinal: 0, stops, ...(capture ? { capture } : {}), ...(atEnd ? { atEnd } : {}), ...(run.single ? { single: true as const } : {}) }
   if (!header && !landmark) {
     // Without an anchor the items are the n-th run of look-alike units in the email.
     const stopSet = new Set(stops)
