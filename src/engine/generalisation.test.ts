@@ -399,6 +399,30 @@ describe('line items', () => {
       expect(got!.fields).toEqual({ Inviter: 'Bob Stone', Team: "Granny's Kitchen" })
     })
 
+    it('reads blocks of a name over labelled lines and a price line, with labelled lines the sample did not have', async () => {
+      const order = (items: Array<[string, string[], number, string]>) =>
+        text(
+          ['Order # 747-7705434-7244589', '']
+            .concat(items.flatMap(([name, extra, qty, price]) => [name, `Sold by: ${name.length > 10 ? 'Peña Hermanos S.A.' : 'Blue Fern'}`, ...extra, `Quantity: ${qty}`, price]))
+            .concat(['', 'Order Total: $99.00', 'This email was sent from a notification-only address.'])
+            .join('\n'),
+        )
+      const fields = [
+        { name: 'Item', value: 'Bamboo Toothbrush' },
+        { name: 'Seller', value: 'Peña Hermanos S.A.' },
+        { name: 'Quantity', value: '2' },
+        { name: 'Price', value: '$4.09' },
+      ]
+      const [got] = await learnAndRun(order([['Bamboo Toothbrush', [], 2, '$4.09']]), fields, [
+        order([
+          ['Smart Plug', ['Condition: Used - Like New'], 1, '$300.66'],
+          ['Desk Lamp', [], 3, '$12.00'],
+          ['Chef Knife', ['Gift wrap: Yes', 'Condition: New'], 1, '$45.50'],
+        ]),
+      ])
+      expect(got!.fields).toEqual({ Item: 'Smart Plug\nDesk Lamp\nChef Knife', Seller: 'Blue Fern\nBlue Fern\nBlue Fern', Quantity: '1\n3\n1', Price: '$300.66\n$12.00\n$45.50' })
+    })
+
     it("reads passenger rows under a header from a sample whose one row has an empty last cell, and does not offer items per row for it", async () => {
       const receipt = (rows: Array<[string, string, string]>) =>
         html(

@@ -444,7 +444,51 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
     }
     if (best) return best
   }
-  return fallback ?? findRunWithOptionalLine(doc, variable, lines, at) ?? findRunOfLabelledBlocks(doc, variable, lines, at) ?? firstNumberedBlock(doc, variable, lines, at) ?? singleItem(doc, variable, lines, at)
+  return (
+    fallback ??
+    findRunWithOptionalLine(doc, variable, lines, at) ??
+    findRunOfLabelledBlocks(doc, variable, lines, at) ??
+    firstNumberedBlock(doc, variable, lines, at) ??
+    singleItem(doc, variable, lines, at) ??
+    singleBlock(doc, variable, lines, at)
+  )
+}
+
+/**
+ * A sample with one item laid out as a block: its name on a line of its own, then labelled lines
+ * (`Quantity: 4`, `Sold by: …`) or a line of its price. Labelled lines between the name and the
+ * first one holding a value are options other items may not have (`Engraving: J.D.`), and so may
+ * be labelled lines the other items have and this one has not. Found like singleItem, for the
+ * same reason: emails with more items show more such blocks after it.
+ */
+function singleBlock(doc: Doc, variable: Span[], lines: number[], at: number): LearnedRun | null {
+  const holdsValue = (i: number) => variable.some((v) => v[0] >= doc.lineStart[lines[i]!]! && v[1] <= doc.lineEnd[lines[i]!]!)
+  const numberLine = (i: number) => new RegExp(NUMBER_LINE, 'u').test(lineText(doc, lines[i]!))
+  const inBlock = (i: number) => i < lines.length && !doc.lineTab[lines[i]!] && !isSummary(lineText(doc, lines[i]!), new Set()) && (labelOf(doc, lines[i]!) !== null || numberLine(i))
+  let head = at
+  while (head > 0 && at - head <= MAX_OPTION_LINES + MAX_UNIT_LINES && (labelOf(doc, lines[head]!) !== null || numberLine(head))) head--
+  const name = specOf(doc, lines[head]!, variable)
+  if (!name || 'cells' in name || name.pattern !== null || labelOf(doc, lines[head]!) !== null) return null
+  let end = head + 1
+  while (inBlock(end) && end - head <= MAX_OPTION_LINES + MAX_UNIT_LINES) end++
+  let own = head + 1
+  while (own < end && !holdsValue(own)) own++
+  if (own >= end || end - own > MAX_UNIT_LINES || at > head && at < own) return null
+  // A line that is only the item's price is known by being a number.
+  const ownLines: Array<{ pattern: string }> = []
+  for (const l of lines.slice(own, end)) {
+    const spec = numberLine(lines.indexOf(l, own)) ? { pattern: NUMBER_LINE } : specOf(doc, l, variable)
+    if (!spec || 'cells' in spec || spec.pattern === null) return null
+    ownLines.push({ pattern: spec.pattern })
+  }
+  // Other items may have labelled lines this one has not (`Condition: Used`), after the name or between its lines.
+  const option: UnitLine = { pattern: OPTION_LINE, optional: true, repeat: true }
+  const unit: UnitLine[] = [name, option, ...ownLines.flatMap((spec, k) => (k > 0 && LABELLED_LINE.test(spec.pattern) ? [option, spec] : [spec]))]
+  const stops = new Set<string>()
+  const mine = unitSpan(doc, lines, head, unit, stops)
+  if (!mine || mine.next !== end || runFrom(doc, lines, head, unit, stops).length !== 1) return null
+  if (head > 0 && [2, 3, 4, 5, 6, 7, 8].some((n) => head - n >= 0 && unitLength(doc, lines, head - n, unit, stops) === n)) return null
+  return { unit, first: head, count: 1, lines, firstEnd: end, end, single: true }
 }
 
 /**
