@@ -23,6 +23,7 @@ function printTemplates(templates: TemplateScore[]) {
       `${t.template.padEnd(28)} ${String(t.emails).padStart(6)} ${String(t.fields).padStart(7)} ${String(t.correct).padStart(8)} ${pct(t.accuracy).padStart(9)} ${String(t.oneSample.silentlyWrong).padStart(15)} ${pct(t.twoSamples.accuracy).padStart(10)}`,
     )
     if (showMisses) for (const m of t.misses) console.log(`    ${m.file} ${m.field} [${m.status}]: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.got)}`)
+    if (showMisses && process.argv.includes('--one-item') && t.oneItemSample) for (const m of t.oneItemSample.misses) console.log(`    1 item (${t.oneItemSample.sample}) ${m.file} ${m.field} [${m.status}]: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.got)}`)
     if (showMisses && process.argv.includes("--two")) for (const m of t.twoSampleMisses) console.log(`    2× ${m.file} ${m.field} [${m.status}]: expected ${JSON.stringify(m.expected)}, got ${JSON.stringify(m.got)}`)
   }
 }
@@ -45,6 +46,10 @@ function printSplit(title: string, s: SplitScore, heldOut: boolean) {
   console.log(`  two samples (train on 001 + 002 with trainParserFromSamples, score 003–025), ${s.twoSamples.emails} emails:`)
   printTally(s.twoSamples, heldOut)
   console.log(`    for comparison, one sample on the same 003–025: ${of(s.oneSampleFrom003.correct, s.oneSampleFrom003.fields)} ${pct(s.oneSampleFrom003.accuracy, 2)}, silently wrong ${s.oneSampleFrom003.silentlyWrong}`)
+  const o = s.oneItemSample
+  console.log(`  one sample with one item (the first of 002–025 showing one item, score the rest), ${o.templates} templates with line items, ${o.emails} emails:`)
+  console.log(`    line items  ${of(o.lineItems.correct, o.lineItems.fields).padStart(11)}  ${pct(o.lineItems.accuracy, 2).padStart(7)}`)
+  console.log(`    all fields  ${of(o.correct, o.fields).padStart(11)}  ${pct(o.accuracy, 2).padStart(7)}, silently wrong ${o.silentlyWrong} = ${pct(o.silentlyWrong / Math.max(1, o.fields), 2)} of fields`)
 }
 
 console.log('template parser, exact match per field\n')

@@ -36,9 +36,15 @@ export type TemplateScore = {
   /** Trained on 001 and 002 with trainParserFromSamples, scored on 003…025. */
   twoSamples: Tally
   twoSampleMisses: Miss[]
+  /**
+   * Trained on the first of 002…025 that shows one item in every line-item field (and every field),
+   * with the values it shows as the highlights, scored on the other emails: what a user whose
+   * sample had one item gets. Null for a template without line items or without such an email.
+   */
+  oneItemSample: { sample: string; tally: Tally; misses: Miss[] } | null
 }
 
-export type SplitScore = { templates: number; oneSample: Tally; oneSampleFrom003: Tally; twoSamples: Tally }
+export type SplitScore = { templates: number; oneSample: Tally; oneSampleFrom003: Tally; twoSamples: Tally; oneItemSample: Tally & { templates: number } }
 
 export type CorpusScore = {
   templates: TemplateScore[]
@@ -168,6 +174,7 @@ async function scoreTemplate(dir: string, entry: IndexEntry): Promise<TemplateSc
     two = await scoreEmails(trainedTwo.template, base, from003, listFields)
   }
   return {
+    oneItemSample: await scoreOneItemSample(base, entry, fields, truth, listFields),
     template: entry.id,
     heldOut: entry.heldOut,
     emails: one.tally.emails,
@@ -182,8 +189,30 @@ async function scoreTemplate(dir: string, entry: IndexEntry): Promise<TemplateSc
   }
 }
 
+async function scoreOneItemSample(
+  base: string,
+  entry: IndexEntry,
+  fields: ExtractionField[],
+  truth: Record<string, Record<string, string | null>>,
+  listFields: ReadonlySet<string>,
+): Promise<TemplateScore['oneItemSample']> {
+  if (listFields.size === 0) return null
+  const files = Object.keys(truth).sort()
+  const names = entry.fields.map((f) => f.name)
+  const sample = files.find((f) => f !== SAMPLE_FILE && names.every((n) => truth[f]![n] != null) && [...listFields].every((n) => !truth[f]![n]!.includes('\n')))
+  if (!sample) return null
+  const types = new Map(fields.map((f) => [f.name, f.type]))
+  const highlights: ExtractionField[] = names.map((name) => ({ name, value: truth[sample]![name]!, ...(types.get(name) ? { type: types.get(name) } : {}) }))
+  const trained = await trainParser(await readFile(join(base, sample)), highlights)
+  if (!trained.ok) throw new Error(`${entry.id} (one-item sample ${sample}): ${trained.reason}`)
+  const scored = await scoreEmails(trained.template, base, Object.entries(truth).filter(([file]) => file !== sample), listFields)
+  return { sample, ...scored }
+}
+
 function split(templates: TemplateScore[]): SplitScore {
+  const oneItem = templates.flatMap((t) => (t.oneItemSample ? [t.oneItemSample.tally] : []))
   return {
+    oneItemSample: { ...addTallies(oneItem), templates: oneItem.length },
     templates: templates.length,
     oneSample: addTallies(templates.map((t) => t.oneSample)),
     oneSampleFrom003: addTallies(templates.map((t) => t.oneSampleFrom003)),
@@ -193,7 +222,8 @@ function split(templates: TemplateScore[]): SplitScore {
 
 /**
  * Trains on each template's 001.eml and its fields.json and scores 002…025 against truth.json;
- * then trains on 001 + 002 (fields-002.json) and scores 003…025. Figures are kept apart for the
+ * then trains on 001 + 002 (fields-002.json) and scores 003…025; then, for senders with line
+ * items, trains on an email with one item (see `oneItemSample`). Figures are kept apart for the
  * tuning and held-out templates listed in index.json.
  */
 export async function evaluateCorpus(dir: string): Promise<CorpusScore> {
