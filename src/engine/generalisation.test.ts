@@ -423,6 +423,23 @@ describe('line items', () => {
       expect(got!.fields).toEqual({ Item: 'Smart Plug\nDesk Lamp\nChef Knife', Seller: 'Blue Fern\nBlue Fern\nBlue Fern', Quantity: '1\n3\n1', Price: '$300.66\n$12.00\n$45.50' })
     })
 
+    it('reads the rows of an items table whose one row in the sample had a line under it, past such lines and an old price struck through', async () => {
+      const order = (items: Array<[number, string, string, boolean]>) =>
+        html(
+          `<p>Order SO-2024-79930</p><table><tr><th>Qty</th><th>Item</th><th>Unit price</th><th>Amount</th></tr>` +
+            items.map(([qty, name, price, late]) => `<tr><td>${qty}</td><td>${name}</td><td>${price}</td><td>€99.00</td></tr>${late ? '<tr><td colspan="4">Backordered – ships separately</td></tr>' : ''}`).join('') +
+            `<tr><td></td><td>Net</td><td></td><td>€112.86</td></tr><tr><td></td><td>Total</td><td></td><td>€191.42</td></tr></table><p>Questions? Reply to this email.</p>`,
+        )
+      const [got] = await learnAndRun(order([[22, 'Garden Hose', '€5.13', true]]), [{ name: 'Item', value: 'Garden Hose' }, { name: 'Qty', value: '22' }], [
+        order([
+          [20, 'Linen Napkins', '€6.20', true],
+          [21, 'Wool Socks', '<s>€444.58</s> €355.66', false],
+          [13, 'Notebook A5', '€76.15', true],
+        ]),
+      ])
+      expect(got!.fields).toEqual({ Item: 'Linen Napkins\nWool Socks\nNotebook A5', Qty: '20\n21\n13' })
+    })
+
     it("reads passenger rows under a header from a sample whose one row has an empty last cell, and does not offer items per row for it", async () => {
       const receipt = (rows: Array<[string, string, string]>) =>
         html(

@@ -245,7 +245,9 @@ export function isStrong(shape: Shape): boolean {
 
 /** Coarse class of a table cell, for matching line-item rows. */
 export type CellClass = 'empty' | 'num' | 'text'
-const NUMERIC_CELL = new RegExp(`^(?:${MONEY_CORE}(?:\\s?${CURRENCY_CODE})?|${NUMBER_CORE}\\s?%?|[x×]\\s?\\d+|\\d+\\s?[x×])$`, 'i')
+const MONEY_CELL = `${MONEY_CORE}(?:\\s?${CURRENCY_CODE})?`
+/** An amount, a number, `×2`; or an old price struck through before the price (`€444.58 €355.66`). */
+const NUMERIC_CELL = new RegExp(`^(?:${MONEY_CELL}(?:\\s+${MONEY_CELL})?|${NUMBER_CORE}\\s?%?|[x×]\\s?\\d+|\\d+\\s?[x×])$`, 'i')
 export function cellClass(cell: string): CellClass {
   const c = cell.trim()
   if (c === '') return 'empty'

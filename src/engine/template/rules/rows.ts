@@ -739,6 +739,9 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
   const stops: string[] = []
   const after = run.end
   for (let i = after; i < lines.length && i < after + 8; i++) {
+    // A line of text between table rows is a line under an item (`Backordered – ships
+    // separately`) or a section's heading, which other emails may show between their items.
+    if ('cells' in unit[0]! && !doc.lineTab[lines[i]!] && i + 1 < lines.length && doc.lineTab[lines[i + 1]!]) continue
     const label = wordsOf(rowLabel(doc, lines[i]!)).join(' ')
     if (label !== '' && !hasDigit(label) && label.length <= 40) stops.push(label)
   }
