@@ -440,6 +440,27 @@ describe('line items', () => {
       expect(got!.fields).toEqual({ Item: 'Linen Napkins\nWool Socks\nNotebook A5', Qty: '20\n21\n13' })
     })
 
+    it("reads a payslip's earnings rows, not the deductions under their own heading after a blank line", async () => {
+      const slip = (earnings: Array<[string, string]>) =>
+        text(
+          ['Net pay', '$319.80', '', 'Earnings', '']
+            .concat(earnings.map(([name, amount]) => `${name}\t${amount}`))
+            .concat(['', 'Deductions', '', '401(k)\t$20.50', '', 'Taxes', '', 'Federal & state withholding\t$69.70', '', 'View full pay stub'])
+            .join('\n'),
+        )
+      const fields = [
+        { name: 'Earning', value: 'Regular hours' },
+        { name: '401(k)', value: '$20.50' },
+      ]
+      const [got] = await learnAndRun(slip([['Regular hours', '$410.00']]), fields, [
+        slip([
+          ['Regular hours', '$737.44'],
+          ['PTO', '$548.88'],
+        ]),
+      ])
+      expect(got!.fields).toEqual({ Earning: 'Regular hours\nPTO', '401(k)': '$20.50' })
+    })
+
     it("reads passenger rows under a header from a sample whose one row has an empty last cell, and does not offer items per row for it", async () => {
       const receipt = (rows: Array<[string, string, string]>) =>
         html(

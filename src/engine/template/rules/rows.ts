@@ -183,8 +183,10 @@ function runFrom(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops:
     i += n
     while (skipSubRows && i < lines.length && isSubRow(doc, lines[i]!)) i++
     // A section heading between table rows (a row of one short cell: `Optional Products`) when
-    // more rows of items follow it.
-    if ('cells' in unit[0]! && i + 1 < lines.length && isSectionRow(doc, lines[i]!, stops) && unitLength(doc, lines, i + 1, unit, stops) > 0) i++
+    // more rows of items follow it; not a heading set apart by blank lines, which starts another
+    // table (`Deductions` after a payslip's earnings).
+    const inTable = i + 1 < lines.length && (lines[i]! === lines[i - 1]! + 1 || lines[i + 1]! === lines[i]! + 1)
+    if ('cells' in unit[0]! && inTable && isSectionRow(doc, lines[i]!, stops) && unitLength(doc, lines, i + 1, unit, stops) > 0) i++
   }
   return out
 }
