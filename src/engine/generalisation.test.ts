@@ -461,6 +461,29 @@ describe('line items', () => {
       expect(got!.fields).toEqual({ Earning: 'Regular hours\nPTO', '401(k)': '$20.50' })
     })
 
+    it('reads blocks of labelled lines between drawn rules, one block per item', async () => {
+      const rule = '-'.repeat(40)
+      const order = (items: Array<[string, number, string]>) =>
+        text(
+          ['【ご注文内容】', '注文番号：774906-62057852', '', rule]
+            .concat(items.flatMap(([name, qty, sum]) => [`商品名：${name}`, '単価：1,295円（税込）', `数量：${qty}`, `小計：${sum}`, rule]))
+            .concat(['商品合計：3,885円', '合計：4,435円'])
+            .join('\n'),
+        )
+      const fields = [
+        { name: 'Item', value: '南部鉄器 急須 0.6L' },
+        { name: 'Quantity', value: '3' },
+        { name: 'Line Total', value: '3,885円' },
+      ]
+      const [got] = await learnAndRun(order([['南部鉄器 急須 0.6L', 3, '3,885円']]), fields, [
+        order([
+          ['北海道 昆布 200g', 2, '1,200円'],
+          ['京都 抹茶ラテ 10本入', 1, '980円'],
+        ]),
+      ])
+      expect(got!.fields).toEqual({ Item: '北海道 昆布 200g\n京都 抹茶ラテ 10本入', Quantity: '2\n1', 'Line Total': '1,200円\n980円' })
+    })
+
     it("reads passenger rows under a header from a sample whose one row has an empty last cell, and does not offer items per row for it", async () => {
       const receipt = (rows: Array<[string, string, string]>) =>
         html(

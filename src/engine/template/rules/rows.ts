@@ -452,8 +452,39 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
     findRunOfLabelledBlocks(doc, variable, lines, at) ??
     firstNumberedBlock(doc, variable, lines, at) ??
     singleItem(doc, variable, lines, at) ??
-    singleBlock(doc, variable, lines, at)
+    singleBlock(doc, variable, lines, at) ??
+    singleRuledBlock(doc, variable, lines, at)
   )
+}
+
+/** A line drawn to separate blocks: `-----`, `=====`, `─────`. */
+const RULE_LINE = /^\s*[-=_*~─━═·•]{3,}\s*$/u
+
+/**
+ * A sample with one item as a block of lines between two drawn rules (`商品名：…`, `数量：3`,
+ * `小計：…` between `-----` lines), each line with fixed text of its own and two or more holding
+ * values: the block other emails repeat between rules, one per item.
+ */
+function singleRuledBlock(doc: Doc, variable: Span[], lines: number[], at: number): LearnedRun | null {
+  const line = lines[at]!
+  const raw = (l: number) => (l >= 0 && l < doc.lineStart.length ? lineText(doc, l) : '')
+  let top = line
+  while (top > 0 && raw(top - 1).trim() !== '' && !RULE_LINE.test(raw(top - 1))) top--
+  let bottom = line
+  while (bottom + 1 < doc.lineStart.length && raw(bottom + 1).trim() !== '' && !RULE_LINE.test(raw(bottom + 1))) bottom++
+  if (!RULE_LINE.test(raw(top - 1)) || !RULE_LINE.test(raw(bottom + 1)) || bottom - top + 1 < 2 || bottom - top + 1 > MAX_UNIT_LINES + 2) return null
+  const first = at - (line - top)
+  const unit: UnitLine[] = []
+  let values = 0
+  for (let l = top; l <= bottom; l++) {
+    const spec = specOf(doc, l, variable)
+    if (!spec || 'cells' in spec || spec.pattern === null || !hasFixedText(spec.pattern)) return null
+    unit.push(spec)
+    if (variable.some((v) => v[0] >= doc.lineStart[l]! && v[1] <= doc.lineEnd[l]!)) values++
+  }
+  const stops = new Set<string>()
+  if (values < 2 || lines[first] !== top || runFrom(doc, lines, first, unit, stops).length !== 1) return null
+  return { unit, first, count: 1, lines, firstEnd: first + unit.length, end: first + unit.length, single: true }
 }
 
 /**
