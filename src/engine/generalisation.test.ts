@@ -509,6 +509,51 @@ describe('line items', () => {
     })
   })
 
+  it("reads the items when the line above them in the sample was data nobody highlighted (the event's venue)", async () => {
+    const order = (venue: string, tickets: Array<[string, number, string]>) =>
+      html(
+        `<h1>You're going to Jazz Night!</h1><p>Order #4131631</p><p><strong>Monday, October 9</strong><br/>${venue}</p><table>` +
+          tickets.map(([name, qty, price]) => `<tr><td>${name} × ${qty}</td><td>${price}</td></tr>`).join('') +
+          `<tr><td>Total</td><td>$351.82</td></tr></table><p>Purchased by Ana Ruiz</p>`,
+      )
+    const fields = [
+      { name: 'Ticket', value: 'Balcony – Row C' },
+      { name: 'Price', value: '$26.55' },
+    ]
+    const [got] = await learnAndRun(order('Civic Hall, Kraków', [['Balcony – Row C', 5, '$26.55'], ['Early Bird', 3, '$300.00']]), fields, [
+      order('The Blue Room, Portland', [['Student', 6, '$8.46'], ['VIP', 2, '$2.98'], ['Table for 4', 5, '$25.70']]),
+    ])
+    expect(got!.fields).toEqual({ Ticket: 'Student\nVIP\nTable for 4', Price: '$8.46\n$2.98\n$25.70' })
+  })
+
+  it('reads items as a name line over a price line, a name with a colon in it too', async () => {
+    const invoice = (items: Array<[string, string]>) =>
+      html(`<p>Dear Ana,</p><p>Here's your invoice!</p><p><strong>Invoice 1264</strong></p>` + items.map(([name, amount]) => `<p>${name}<br/>${amount}</p>`).join('') + `<p>Peña Hermanos S.A. · 12 Market St</p>`)
+    const fields = [
+      { name: 'Service', value: 'Onboarding workshop' },
+      { name: 'Amount', value: '$5.07' },
+    ]
+    const [got] = await learnAndRun(invoice([['Onboarding workshop', '$5.07'], ['API overage: 12,400 calls', '$1,399.17']]), fields, [
+      invoice([['Team plan – annual', '$1,839.51'], ['Consulting, 2.5 h', '$20.00'], ['SMS credits: 1,000', '$2,413.12']]),
+    ])
+    expect(got!.fields).toEqual({ Service: 'Team plan – annual\nConsulting, 2.5 h\nSMS credits: 1,000', Amount: '$1,839.51\n$20.00\n$2,413.12' })
+  })
+
+  it('does not take a note over a labelled line for an item, so an email without the note has no gift message', async () => {
+    const order = (gift: string | null, who: string) =>
+      text(`Thanks for your order!\n\nOrder #1042\n\nDesk Lamp × 2 — $40.00\nTotal: $40.00\n\n${gift ? `Gift message:\n${gift}\n` : 'Arrives Friday\n'}Ships to: ${who}\n\nQuestions? Reply to this email.`)
+    const [got] = await learnAndRun(order('Happy birthday, love from us all', 'Ana Ruiz'), [{ name: 'Gift Message', value: 'Happy birthday, love from us all' }, { name: 'Ship To', value: 'Ana Ruiz' }], [order(null, 'Bob Stone')])
+    expect(got!.fields).toEqual({ 'Gift Message': null, 'Ship To': 'Bob Stone' })
+    expect(got!.status).toBe('partial')
+  })
+
+  it('does not take a sentence with a time in it for a labelled line under a note', async () => {
+    const booking = (remark: string | null) =>
+      text(`Booking NL408692817\n\nGuest: Ana Ruiz\n\n${remark ? `Your remarks:\n${remark}\n` : 'See you soon!\n'}Check in from 15:00, check out until 11:00. Free cancellation up to 24 hours before arrival.\n\nHelp Center · Privacy`)
+    const [got] = await learnAndRun(booking('Late arrival, around midnight'), [{ name: 'Remarks', value: 'Late arrival, around midnight' }, { name: 'Guest', value: 'Ana Ruiz' }], [booking(null)])
+    expect(got!.fields).toEqual({ Remarks: null, Guest: 'Ana Ruiz' })
+  })
+
   it('reads a price after a struck-through old price, and a price alone, as the same column', async () => {
     const order = (items: Array<[string, string]>) =>
       html(

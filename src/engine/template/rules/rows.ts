@@ -237,7 +237,10 @@ function findRun(doc: Doc, rule: RowsRule): Run | null {
     found = after(candidates)
   } else if (rule.landmark) {
     found = after(findLandmarks(doc, rule.landmark, rule.prefix ?? false))
-  } else {
+  }
+  // The line above the sample's items may be data nobody highlighted (the event's venue): without
+  // it, the items are the n-th run of look-alike units, as for a rule learned without an anchor.
+  if (!rule.header && !found) {
     let seen = 0
     for (let i = 0; i < lines.length; i++) {
       const run = runFrom(doc, lines, i, rule.unit, stops)
@@ -349,7 +352,8 @@ function specOf(doc: Doc, line: number, variable: Span[]): UnitLine | null {
     return { cells }
   }
   const whole = spanAt(variable, ls, le)
-  if (whole && whole[0] <= ls + (lineText(doc, line).length - lineText(doc, line).trimStart().length) && whole[1] >= le - 1) return { pattern: null }
+  // A line that is only a value: any line of text, or a number line when it is one (an item's price under its name).
+  if (whole && whole[0] <= ls + (lineText(doc, line).length - lineText(doc, line).trimStart().length) && whole[1] >= le - 1) return NUMBER_LINE_RE.test(lineText(doc, line)) ? { pattern: NUMBER_LINE } : { pattern: null }
   // Any span on the line will do as the "captured" part: only the shape of the line matters here.
   const first = variable.find((s) => s[0] >= ls && s[1] <= le)
   const number = /\S*\d\S*/.exec(lineText(doc, line))
@@ -496,8 +500,13 @@ function singleRuledBlock(doc: Doc, variable: Span[], lines: number[], at: numbe
  */
 function singleBlock(doc: Doc, variable: Span[], lines: number[], at: number): LearnedRun | null {
   const holdsValue = (i: number) => variable.some((v) => v[0] >= doc.lineStart[lines[i]!]! && v[1] <= doc.lineEnd[lines[i]!]!)
-  const numberLine = (i: number) => new RegExp(NUMBER_LINE, 'u').test(lineText(doc, lines[i]!))
-  const inBlock = (i: number) => i < lines.length && !doc.lineTab[lines[i]!] && !isSummary(lineText(doc, lines[i]!), new Set()) && (labelOf(doc, lines[i]!) !== null || numberLine(i))
+  const numberLine = (i: number) => NUMBER_LINE_RE.test(lineText(doc, lines[i]!))
+  // A label is a few words without digits (`Inchecken vanaf 15:00 uur, …` is a sentence).
+  const labelled = (i: number) => {
+    const label = labelOf(doc, lines[i]!)
+    return label !== null && !hasDigit(label)
+  }
+  const inBlock = (i: number) => i < lines.length && !doc.lineTab[lines[i]!] && !isSummary(lineText(doc, lines[i]!), new Set()) && (labelled(i) || numberLine(i))
   let head = at
   while (head > 0 && at - head <= MAX_OPTION_LINES + MAX_UNIT_LINES && (labelOf(doc, lines[head]!) !== null || numberLine(head))) head--
   const name = specOf(doc, lines[head]!, variable)
@@ -506,11 +515,12 @@ function singleBlock(doc: Doc, variable: Span[], lines: number[], at: number): L
   while (inBlock(end) && end - head <= MAX_OPTION_LINES + MAX_UNIT_LINES) end++
   let own = head + 1
   while (own < end && !holdsValue(own)) own++
-  if (own >= end || end - own > MAX_UNIT_LINES || at > head && at < own) return null
+  // An item has a number: its quantity or price (not a note over `Ships to: …`).
+  if (own >= end || end - own > MAX_UNIT_LINES || (at > head && at < own) || !lines.slice(own, end).some((l) => hasDigit(lineText(doc, l)))) return null
   // A line that is only the item's price is known by being a number.
   const ownLines: Array<{ pattern: string }> = []
   for (const l of lines.slice(own, end)) {
-    const spec = numberLine(lines.indexOf(l, own)) ? { pattern: NUMBER_LINE } : specOf(doc, l, variable)
+    const spec = specOf(doc, l, variable)
     if (!spec || 'cells' in spec || spec.pattern === null) return null
     ownLines.push({ pattern: spec.pattern })
   }
@@ -639,6 +649,7 @@ const FIRST_OF_LIST = /^\s*(?:\p{L}+\s+#?1\s*[:.)–—-]|#?1[.)]\s)/u
 
 /** A line of digits and signs, no letters: an item's price or count on a line of its own. */
 const NUMBER_LINE = '^[^\\p{L}]*\\d[^\\p{L}]*$'
+const NUMBER_LINE_RE = new RegExp(NUMBER_LINE, 'u')
 /** A line pattern that opens with fixed words and a colon (`Quantity:`, `Sold by:`). */
 const LABELLED_LINE = /^\^\\s\*(?:\p{L}+s?\??(?:\\s\+|\s))*\p{L}+s?\??:/u
 
@@ -794,8 +805,8 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
     }
   }
   const rule: RowsRule = { kind: 'rows', unit, line: j, cell, extent, header, landmark, ...(prefix ? { prefix } : {}), gap, ordinal: 0, stops, ...(capture ? { capture } : {}), ...(atEnd ? { atEnd } : {}), ...(run.single ? { single: true as const } : {}) }
-  if (!header && !landmark) {
-    // Without an anchor the items are the n-th run of look-alike units in the email.
+  if (!header) {
+    // The items are the n-th run of look-alike units in the email, when no anchor finds them.
     const stopSet = new Set(stops)
     let seen = 0
     for (let i = 0; i < lines.length; i++) {
