@@ -30,9 +30,9 @@ const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
 /**
  * Line items when the sample shows one item (the first such email of each sender with items):
  * 59.3% on the tuning set and 4.2% held out before a one-item sample was learned as a run of one
- * (decision 028), 91.5% and 47.9% after.
+ * (decision 028), 91.5% and 47.9% after; 90.2% when two senders with items joined the tuning set.
  */
-const ONE_ITEM_TUNING_FLOOR = 0.91
+const ONE_ITEM_TUNING_FLOOR = 0.9
 const ONE_ITEM_HELD_OUT_FLOOR = 0.45
 /** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */
 const NEW_SENDERS = new Set(TEMPLATES.slice(19).map((t) => t.id))
