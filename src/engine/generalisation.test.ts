@@ -554,6 +554,19 @@ describe('line items', () => {
     expect(got!.fields).toEqual({ Remarks: null, Guest: 'Ana Ruiz' })
   })
 
+  it("reads the column headed like the field when the sample's first item shows the same amount twice (quantity 1)", async () => {
+    const invoice = (items: Array<[string, number, string, string]>) =>
+      html(
+        `<p>Factura F2025-6267</p><table><tr><th>Concepto</th><th>Cant.</th><th>Precio</th><th>IVA</th><th>Importe</th></tr>` +
+          items.map(([name, qty, price, total]) => `<tr><td>${name}</td><td>${qty}</td><td>${price}</td><td>21 %</td><td>${total}</td></tr>`).join('') +
+          `</table><p>Total: 2.753,13 €</p>`,
+      )
+    const [got] = await learnAndRun(invoice([['Desk Lamp', 1, '978,05 €', '978,05 €'], ['Wool Socks', 2, '726,57 €', '1.453,14 €']]), [{ name: 'Importe', value: '978,05 €' }], [
+      invoice([['Garden Hose', 20, '7,88 €', '157,60 €'], ['Smart Plug', 3, '10,00 €', '30,00 €']]),
+    ])
+    expect(got!.fields).toEqual({ Importe: '157,60 €\n30,00 €' })
+  })
+
   it('reads a price after a struck-through old price, and a price alone, as the same column', async () => {
     const order = (items: Array<[string, string]>) =>
       html(

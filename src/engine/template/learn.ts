@@ -1,5 +1,5 @@
 import type { ExtractionField } from '../../shared/contracts/extraction'
-import { cleanValue, lineOf, lineText, type Doc } from '../doc'
+import { cellsOf, cleanValue, lineOf, lineText, type Doc } from '../doc'
 import { detectShape, findShapeSpans } from '../shapes'
 import { isLabelLine, squash, wordsOf } from './anchors'
 import { learnExtent } from './extent'
@@ -73,15 +73,31 @@ function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField): Span
   }
   if (ctx?.occurrence === undefined && spans.length > 1) {
     // The same value twice (a tip equal to the service fee): the one labelled like the field.
+    // In a table, the one under the column headed like the field (a price equal to the line's
+    // total when the quantity is 1: `Importe`, not `Precio`).
     const name = new Set(wordsOf(field.name))
     const scores = spans.map((span) => {
       const line = lineOf(doc, span[0])
-      return wordsOf(doc.text.slice(Math.max(doc.lineStart[line]!, span[0] - 80), span[0])).filter((w) => name.has(w)).length
+      const label = wordsOf(doc.text.slice(Math.max(doc.lineStart[line]!, span[0] - 80), span[0])).filter((w) => name.has(w)).length
+      return label + wordsOf(columnHeader(doc, span[0])).filter((w) => name.has(w)).length
     })
     const best = Math.max(...scores)
     if (best > 0 && scores.filter((x) => x === best).length === 1) return spans[scores.indexOf(best)]!
   }
   return spans[Math.min(ctx?.occurrence ?? 0, spans.length - 1)]!
+}
+
+/** The header of the table column holding `at`: the nearest row above of as many cells, without digits. */
+function columnHeader(doc: Doc, at: number): string {
+  const line = lineOf(doc, at)
+  if (!doc.lineTab[line]) return ''
+  const cell = doc.text.slice(doc.lineStart[line]!, at).split('\t').length - 1
+  const width = cellsOf(doc, line).length
+  for (let l = line - 1; l >= 0 && l >= line - 60 && doc.lineTab[l]; l--) {
+    const cells = cellsOf(doc, l)
+    if (cells.length === width && !/\d/.test(lineText(doc, l))) return cells[cell] ?? ''
+  }
+  return ''
 }
 
 function commonSuffix(a: string, b: string): number {
