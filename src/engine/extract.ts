@@ -305,6 +305,7 @@ export function extractWithTemplate(template: Template, rendered: RenderedEmail,
     // Items whose row does not show the field: the list is there but not whole, so not a success.
     const empty = match.items?.filter((v) => v === '').length ?? 0
     if (empty > 0) details[field.name]!.reason = `${empty} of ${match.items!.length} items have no value`
+    else if (match.cut) details[field.name]!.reason = match.cut
   }
   return { details, warnings }
 }

@@ -567,6 +567,29 @@ describe('line items', () => {
     expect(got!.fields).toEqual({ Importe: '157,60 €\n30,00 €' })
   })
 
+  it('never reads part of the items as all of them when some rows have a cell more (a discount in a text mail)', async () => {
+    const invoice = (rows: Array<[string, number, string, string]>) =>
+      text(
+        ['Factura F2025-6267', 'Cliente: Acme Corp', '']
+          .concat(rows.map(([name, qty, dto, total]) => [`R-${name.length}`, name, `${qty} x 9,99 €`, ...(dto ? [dto] : []), 'IVA 21 %', total].join('\t')))
+          .concat(['', 'Total: 2.753,13 €', '', 'Gracias por tu confianza.'])
+          .join('\n'),
+      )
+    const fields = [
+      { name: 'Concepto', value: 'Desk Lamp' },
+      { name: 'Importe', value: '19,98 €' },
+    ]
+    const [cut, first] = await learnAndRun(invoice([['Desk Lamp', 2, '', '19,98 €'], ['Wool Socks', 3, '', '29,97 €']]), fields, [
+      invoice([['Garden Hose', 1, '', '9,99 €'], ['Smart Plug', 2, '', '19,98 €'], ['Chef Knife', 3, '-5 %', '28,47 €']]),
+      invoice([['Garden Hose', 1, '-5 %', '9,49 €'], ['Smart Plug', 2, '', '19,98 €']]),
+    ])
+    expect(cut!.fields.Concepto).toBe('Garden Hose\nSmart Plug')
+    expect(cut!.status).toBe('partial')
+    expect(cut!.details.Concepto!.reason).toBe('the items end at a row that does not read like them (2 read)')
+    // A first row with the cell more is read by its cells around the extra one.
+    expect(first!.fields).toEqual({ Concepto: 'Garden Hose\nSmart Plug', Importe: '9,49 €\n19,98 €' })
+  })
+
   it('reads a price after a struck-through old price, and a price alone, as the same column', async () => {
     const order = (items: Array<[string, string]>) =>
       html(

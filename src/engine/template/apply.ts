@@ -14,7 +14,7 @@ export function applyRule(doc: Doc, rule: Rule, field: FieldTemplate): FieldMatc
   let confidence = handler.baseConfidence - got.penalty
   if (field.shape === 'id' && !value.includes('\n') && !sameSkeleton(value, field.shapeOptions)) confidence -= 0.1
   if (!isStrong(field.shape) && value.length > field.sampleValue.length * 3 + 40) confidence -= 0.2
-  return { value, confidence: Math.max(0.05, Math.min(1, confidence)), rule: describeRule(rule), ...(got.items ? { items: got.items } : {}) }
+  return { value, confidence: Math.max(0.05, Math.min(1, confidence)), rule: describeRule(rule), ...(got.items ? { items: got.items } : {}), ...(got.cut ? { cut: got.cut } : {}) }
 }
 
 export function describeRule(rule: Rule): string {

@@ -112,7 +112,8 @@ export type Template = {
 export type Docs = Partial<Record<View, Doc>>
 
 /** `items`: a line-item field's value in each item, '' where an item has none. */
-export type FieldMatch = { value: string; confidence: number; rule: string; items?: string[] }
+/** `cut`: why the items read may not be all of them (they end at a row that reads like another item). */
+export type FieldMatch = { value: string; confidence: number; rule: string; items?: string[]; cut?: string }
 
 /**
  * One kind of rule, as the registry (rules/registry.ts) knows it: applying a rule gives the value and
@@ -123,6 +124,6 @@ export type RuleHandler<K extends Rule['kind']> = HandlerOf<Extract<Rule, { kind
 /** The handler of one variant of Rule; `HandlerOf<Rule>` is what `applyRule` dispatches to. */
 export type HandlerOf<R extends Rule> = {
   baseConfidence: number
-  apply(doc: Doc, rule: R, field: FieldTemplate): { value: string; penalty: number; items?: string[] } | null
+  apply(doc: Doc, rule: R, field: FieldTemplate): { value: string; penalty: number; items?: string[]; cut?: string } | null
   describe(rule: R): string
 }

@@ -226,6 +226,10 @@ function findRun(doc: Doc, rule: RowsRule): Run | null {
         const run = runFrom(doc, lines, i, rule.unit, stops)
         if (run.length > 0) return run
         if (rule.header) break
+        // A row of about the items' width that does not fit is an item of another layout (a cell
+        // more or less), not a note before them: the items are not read rather than read from the next.
+        const unit = rule.unit[0]!
+        if ('cells' in unit && doc.lineTab[lines[i]!] && Math.abs(cellsOf(doc, lines[i]!).length - unit.cells.length) <= 1) break
       }
     }
     return null
@@ -235,12 +239,13 @@ function findRun(doc: Doc, rule: RowsRule): Run | null {
     const candidates: number[] = []
     for (const l of lines) if (doc.lineTab[l] && cellsOf(doc, l).length === header.length && cellsOf(doc, l).every((c, i) => wordsOf(c).join(' ') === header[i])) candidates.push(l)
     found = after(candidates)
-  } else if (rule.landmark) {
-    found = after(findLandmarks(doc, rule.landmark, rule.prefix ?? false))
   }
-  // The line above the sample's items may be data nobody highlighted (the event's venue): without
-  // it, the items are the n-th run of look-alike units, as for a rule learned without an anchor.
-  if (!rule.header && !found) {
+  const anchors = !rule.header && rule.landmark ? findLandmarks(doc, rule.landmark, rule.prefix ?? false) : []
+  if (anchors.length > 0) found = after(anchors)
+  // The line above the sample's items may be data nobody highlighted (the event's venue): where it
+  // is not, the items are the n-th run of look-alike units, as for a rule learned without an anchor.
+  // Where it is and no items follow it, they are not read from elsewhere.
+  if (!rule.header && anchors.length === 0) {
     let seen = 0
     for (let i = 0; i < lines.length; i++) {
       const run = runFrom(doc, lines, i, rule.unit, stops)
@@ -316,7 +321,7 @@ function firstLineOfItem(got: { value: string; missed?: boolean }, extent: Exten
   return beforeTail(first, extent.pattern) ?? first
 }
 
-export function applyRows(doc: Doc, rule: RowsRule, field: FieldTemplate): { value: string; penalty: number; items: string[] } | null {
+export function applyRows(doc: Doc, rule: RowsRule, field: FieldTemplate): { value: string; penalty: number; items: string[]; cut?: string } | null {
   const run = findRun(doc, rule)
   if (!run) return null
   const { lines } = contentLines(doc)
@@ -328,8 +333,14 @@ export function applyRows(doc: Doc, rule: RowsRule, field: FieldTemplate): { val
   })
   const found = items.filter((v) => v !== '').length
   if (found === 0) return null
+  // A table row of about the items' width right after them, not a summary, may be an item laid out
+  // otherwise (a cell more or less): the items read may not be all.
+  const unit = rule.unit[0]!
+  const next = runEnd(doc, lines, run, rule.unit, stops)
+  const cut =
+    'cells' in unit && next < lines.length && doc.lineTab[lines[next]!] && Math.abs(cellsOf(doc, lines[next]!).length - unit.cells.length) <= 1 && !isSummary(rowLabel(doc, lines[next]!), stops)
   // Items whose cell does not read as the field make the whole column doubtful.
-  return { value: items.join('\n'), penalty: found < items.length ? 0.3 : 0, items }
+  return { value: items.join('\n'), penalty: found < items.length || cut ? 0.3 : 0, items, ...(cut ? { cut: `the items end at a row that does not read like them (${items.length} read)` } : {}) }
 }
 
 // ── learning ──
