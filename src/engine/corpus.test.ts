@@ -11,11 +11,10 @@ import { evaluateCorpus } from './corpus-eval'
  * 0.02% / 0.03% of fields wrong in `success` results (`npm run eval:extract` prints the figures).
  * Raise them as the engine improves; never lower them to make a change pass.
  */
-// 99.4%, not 99.5%: 26 harder senders joined the tuning set (decision 027), each written to find
-// what one sample gets wrong; some honest partials remain (a sentence whose verb changes with the
-// case). On the 49 senders the floor was first set on, the parser went from 99.63% to 99.64%.
-const TUNING_ONE_SAMPLE_FLOOR = 0.994
-const TUNING_TWO_SAMPLES_FLOOR = 0.995
+// 26 harder senders joined the tuning set in decision 027 (floor 99.5% → 99.4%); after decision
+// 028 the set of 88 senders stands at 99.52% and 99.69%.
+const TUNING_ONE_SAMPLE_FLOOR = 0.995
+const TUNING_TWO_SAMPLES_FLOOR = 0.996
 /** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
 /** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%). */
@@ -30,9 +29,9 @@ const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
 /**
  * Line items when the sample shows one item (the first such email of each sender with items):
  * 59.3% on the tuning set and 4.2% held out before a one-item sample was learned as a run of one
- * (decision 028), 91.5% and 47.9% after; 90.2% when two senders with items joined the tuning set.
+ * (decision 028), 91.9% and 47.9% at the end of that work (with five more senders with items).
  */
-const ONE_ITEM_TUNING_FLOOR = 0.9
+const ONE_ITEM_TUNING_FLOOR = 0.915
 const ONE_ITEM_HELD_OUT_FLOOR = 0.45
 /** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */
 const NEW_SENDERS = new Set(TEMPLATES.slice(19).map((t) => t.id))
