@@ -96,8 +96,13 @@ export async function signInViaForm(page: Page, email: string, password = PASSWO
   await page.getByRole('button', { name: 'Sign In', exact: true }).click()
 }
 
+/**
+ * Waits for a navigation to `path`. Longer than the page's 15 s default: a navigation waits on the
+ * server, which on a shared two-core machine may be busy with an earlier story's emails (a sign-in
+ * once took over 15 s in a full CI run and passed alone, twice).
+ */
 export async function waitForPath(page: Page, path: string) {
-  await page.waitForURL((url) => url.pathname === path)
+  await page.waitForURL((url) => url.pathname === path, { timeout: 45_000 })
 }
 
 /** The emulator's consent page, as Google's would be: pick the account, grant every scope, Allow. */
