@@ -8,6 +8,9 @@ describe('public pages', () => {
     const page = await newPage()
     await page.goto('/')
     await page.getByRole('heading', { level: 1, name: 'Turn notification emails into spreadsheet rows automatically' }).waitFor()
+    // The page arrives prerendered: its links are clicked once it is hydrated (the toaster renders
+    // only then), as a click during hydration was once lost in a full CI run.
+    await page.locator('section[aria-label*="Notifications"]').waitFor({ state: 'attached' })
     for (const text of ['Gmail Integration', 'AI Extraction', 'Google Sheets Output', '2-Minute Setup', 'Connect Gmail', 'Train AI', 'Automate', 'Most Popular']) {
       await page.getByText(text, { exact: true }).first().waitFor()
     }
