@@ -286,7 +286,8 @@ describe('line items', () => {
       html(
         `<p>Booking reference: QX7RTA</p><table><tr><th>Passenger</th><th>E-ticket number</th><th>Frequent flyer</th></tr>` +
           rows.map(([name, ticket, ff]) => `<tr><td>${name}</td><td>${ticket}</td><td>${ff}</td></tr>`).join('') +
-          `</table><p>Total: GBP 699.56</p>`,
+          // A two-cell row in the same table whose second cell is an amount, not a ticket's text.
+          `<tr><td>Fare</td><td>GBP 554.00</td></tr></table><p>Total: GBP 699.56</p>`,
       )
     const [got] = await learnAndRun(
       receipt([

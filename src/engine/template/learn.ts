@@ -22,13 +22,15 @@ function findOccurrences(doc: Doc, value: string): Span[] {
   const parts = value.trim().split(/\s+/).filter(Boolean)
   if (parts.length === 0) return []
   const body = parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')
-  // A value that starts or ends with a letter or digit must not be cut out of a longer word or number.
-  // A number is not the part after a decimal point or a dot of a longer number either (`4` in `SW10484.4`).
-  const lead = /^\p{N}/u.test(parts[0]!) ? '(?<![\\p{L}\\p{N}])(?<![\\p{N}][.,])' : /^\p{L}/u.test(parts[0]!) ? '(?<![\\p{L}\\p{N}])' : ''
-  const tail = /\p{N}$/u.test(parts[parts.length - 1]!) ? '(?![\\p{L}\\p{N}])(?![.,][\\p{N}])' : /\p{L}$/u.test(parts[parts.length - 1]!) ? '(?![\\p{L}\\p{N}])' : ''
+  // A value that starts or ends with a letter or digit must not be cut out of a longer word or number;
+  // a number is not the part after a decimal point or a dot of a longer number either (`4` in `SW10484.4`).
+  const first = parts[0]!
+  const last = parts[parts.length - 1]!
+  const lead = (/^[\p{L}\p{N}]/u.test(first) ? '(?<![\\p{L}\\p{N}])' : '') + (/^\p{N}/u.test(first) ? '(?<![\\p{N}][.,])' : '')
+  const tail = (/[\p{L}\p{N}]$/u.test(last) ? '(?![\\p{L}\\p{N}])' : '') + (/\p{N}$/u.test(last) ? '(?![.,][\\p{N}])' : '')
   // A number may touch letters (`2x Garlic Naan`, `3pcs`), never other digits (`12` in `2012`).
-  const numLead = /^\p{N}/u.test(parts[0]!) ? '(?<![\\p{N}][.,]?)' : lead
-  const numTail = /\p{N}$/u.test(parts[parts.length - 1]!) ? '(?![.,]?[\\p{N}])' : tail
+  const numLead = /^\p{N}/u.test(first) ? '(?<![\\p{N}][.,]?)' : lead
+  const numTail = /\p{N}$/u.test(last) ? '(?![.,]?[\\p{N}])' : tail
   const sources = [`${lead}${body}${tail}`, `${numLead}${body}${numTail}`]
   for (const [source, flags] of sources.flatMap((src) => [[src, 'gu'], [src, 'giu']] as const)) {
     const re = new RegExp(source, flags)

@@ -41,12 +41,11 @@ function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
     // three-column header): a row one cell short, or one cell longer than the sample's, is read
     // as that cell empty, and counts as the one cell that may differ below.
     const width = Math.max(cells.length, spec.cells.length)
-    const short = width !== Math.min(cells.length, spec.cells.length)
-    if (short && (cells.length < 2 || width - Math.min(cells.length, spec.cells.length) > 1 || spec.cells[width - 1] === 'num')) return false
+    const differ = width - Math.min(cells.length, spec.cells.length)
+    if (differ > 1 || (differ === 1 && (cells.length < 2 || spec.cells[width - 1] === 'num'))) return false
     // …and its other cells read as the sample's did, text as text, numbers as numbers (not
     // `Untaxed Amount⇥$90.00` under `Desk Lamp⇥2.00 Units⇥$20.00`).
-    if (short && cells.some((c, i) => i < spec.cells.length && (c.trim() === '') !== (spec.cells[i] === 'empty'))) return false
-    if (short && cells.some((c, i) => i < spec.cells.length && spec.cells[i] !== 'empty' && (cellClass(c.trim()) === 'num') !== (spec.cells[i] === 'num'))) return false
+    if (differ === 1 && cells.some((c, i) => i < spec.cells.length && cellClass(c) !== spec.cells[i])) return false
     // One cell may be filled where the sample's was empty or empty where it was filled (a
     // Discount column that only some items use), but not the row's first filled cell: its name.
     const first = spec.cells.findIndex((want) => want !== 'empty')
@@ -228,8 +227,7 @@ function findRun(doc: Doc, rule: RowsRule): Run | null {
         if (rule.header) break
         // A row of about the items' width that does not fit is an item of another layout (a cell
         // more or less), not a note before them: the items are not read rather than read from the next.
-        const unit = rule.unit[0]!
-        if ('cells' in unit && doc.lineTab[lines[i]!] && Math.abs(cellsOf(doc, lines[i]!).length - unit.cells.length) <= 1) break
+        if (rowOfItemsWidth(doc, lines[i]!, rule.unit)) break
       }
     }
     return null
@@ -321,6 +319,12 @@ function firstLineOfItem(got: { value: string; missed?: boolean }, extent: Exten
   return beforeTail(first, extent.pattern) ?? first
 }
 
+/** A table row a cell wider or narrower than the items' rows, or as wide. */
+function rowOfItemsWidth(doc: Doc, line: number, unit: UnitLine[]): boolean {
+  const spec = unit[0]!
+  return 'cells' in spec && doc.lineTab[line] === true && Math.abs(cellsOf(doc, line).length - spec.cells.length) <= 1
+}
+
 export function applyRows(doc: Doc, rule: RowsRule, field: FieldTemplate): { value: string; penalty: number; items: string[]; cut?: string } | null {
   const run = findRun(doc, rule)
   if (!run) return null
@@ -335,10 +339,8 @@ export function applyRows(doc: Doc, rule: RowsRule, field: FieldTemplate): { val
   if (found === 0) return null
   // A table row of about the items' width right after them, not a summary, may be an item laid out
   // otherwise (a cell more or less): the items read may not be all.
-  const unit = rule.unit[0]!
-  const next = runEnd(doc, lines, run, rule.unit, stops)
-  const cut =
-    'cells' in unit && next < lines.length && doc.lineTab[lines[next]!] && Math.abs(cellsOf(doc, lines[next]!).length - unit.cells.length) <= 1 && !isSummary(rowLabel(doc, lines[next]!), stops)
+  const next = 'cells' in rule.unit[0]! ? runEnd(doc, lines, run, rule.unit, stops) : lines.length
+  const cut = next < lines.length && rowOfItemsWidth(doc, lines[next]!, rule.unit) && !isSummary(rowLabel(doc, lines[next]!), stops)
   // Items whose cell does not read as the field make the whole column doubtful.
   return { value: items.join('\n'), penalty: found < items.length || cut ? 0.3 : 0, items, ...(cut ? { cut: `the items end at a row that does not read like them (${items.length} read)` } : {}) }
 }
@@ -472,6 +474,16 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
   )
 }
 
+/** The variable spans that lie within a line. */
+function valuesOn(doc: Doc, variable: Span[], line: number): Span[] {
+  return variable.filter((v) => v[0] >= doc.lineStart[line]! && v[1] <= doc.lineEnd[line]!)
+}
+
+/** A block of the unit's lines (of 2 to 8 lines) ending right above content line `head`. */
+function blockAbove(doc: Doc, lines: number[], head: number, unit: UnitLine[], stops: ReadonlySet<string>): boolean {
+  return [2, 3, 4, 5, 6, 7, 8].some((n) => head - n >= 0 && unitLength(doc, lines, head - n, unit, stops) === n)
+}
+
 /** A line drawn to separate blocks: `-----`, `=====`, `─────`. */
 const RULE_LINE = /^\s*[-=_*~─━═·•]{3,}\s*$/u
 
@@ -495,7 +507,7 @@ function singleRuledBlock(doc: Doc, variable: Span[], lines: number[], at: numbe
     const spec = specOf(doc, l, variable)
     if (!spec || 'cells' in spec || spec.pattern === null || !hasFixedText(spec.pattern)) return null
     unit.push(spec)
-    if (variable.some((v) => v[0] >= doc.lineStart[l]! && v[1] <= doc.lineEnd[l]!)) values++
+    if (valuesOn(doc, variable, l).length > 0) values++
   }
   const stops = new Set<string>()
   if (values < 2 || lines[first] !== top || runFrom(doc, lines, first, unit, stops).length !== 1) return null
@@ -510,7 +522,7 @@ function singleRuledBlock(doc: Doc, variable: Span[], lines: number[], at: numbe
  * same reason: emails with more items show more such blocks after it.
  */
 function singleBlock(doc: Doc, variable: Span[], lines: number[], at: number): LearnedRun | null {
-  const holdsValue = (i: number) => variable.some((v) => v[0] >= doc.lineStart[lines[i]!]! && v[1] <= doc.lineEnd[lines[i]!]!)
+  const holdsValue = (i: number) => valuesOn(doc, variable, lines[i]!).length > 0
   const numberLine = (i: number) => NUMBER_LINE_RE.test(lineText(doc, lines[i]!))
   // A label is a few words without digits (`Inchecken vanaf 15:00 uur, …` is a sentence).
   const labelled = (i: number) => {
@@ -541,7 +553,7 @@ function singleBlock(doc: Doc, variable: Span[], lines: number[], at: number): L
   const stops = new Set<string>()
   const mine = unitSpan(doc, lines, head, unit, stops)
   if (!mine || mine.next !== end || runFrom(doc, lines, head, unit, stops).length !== 1) return null
-  if (head > 0 && [2, 3, 4, 5, 6, 7, 8].some((n) => head - n >= 0 && unitLength(doc, lines, head - n, unit, stops) === n)) return null
+  if (blockAbove(doc, lines, head, unit, stops)) return null
   return { unit, first: head, count: 1, lines, firstEnd: end, end, single: true }
 }
 
@@ -559,7 +571,7 @@ function singleItem(doc: Doc, variable: Span[], lines: number[], at: number): Le
   if (!unitAt(doc, lines, at, [spec], stops) || (at > 0 && unitAt(doc, lines, at - 1, [spec], stops)) || runFrom(doc, lines, at, [spec], stops).length !== 1) return null
   const ls = doc.lineStart[line]!
   const lead = ls + lineText(doc, line).search(/\S/)
-  const values = variable.filter((v) => v[0] >= ls && v[1] <= doc.lineEnd[line]!)
+  const values = valuesOn(doc, variable, line)
   if (values.length < 2 || !values.some((v) => v[0] <= lead && v[1] > lead)) return null
   return { unit: [spec], first: at, count: 1, lines, firstEnd: at + 1, end: at + 1, single: true }
 }
@@ -649,7 +661,7 @@ function findRunOfLabelledBlocks(doc: Doc, variable: Span[], lines: number[], at
   const mine = unitSpan(doc, lines, head, unit, stops)
   if (!mine || mine.next !== end) return null
   // A look-alike block right above: the highlighted item is not the first, or these are not items.
-  if (head > 0 && [2, 3, 4, 5, 6, 7, 8].some((n) => head - n >= 0 && unitLength(doc, lines, head - n, unit, stops) === n)) return null
+  if (blockAbove(doc, lines, head, unit, stops)) return null
   const run = runFrom(doc, lines, head, unit, stops)
   if (run.length < 2) return null
   return { unit, first: head, count: run.length, lines, firstEnd: end, end: runEnd(doc, lines, run, unit, stops) }
