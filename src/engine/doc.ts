@@ -222,8 +222,12 @@ export function cellBounds(doc: Doc, offset: number): { start: number; end: numb
   return { start, end, index, count, line }
 }
 
-export function cellsOf(doc: Doc, line: number): string[] {
-  return lineText(doc, line).split('\t')
+const cellCache = new WeakMap<Doc, Array<readonly string[] | undefined>>()
+/** A line's cells (the whole line when it has none). Kept per line: row rules read the same lines many times. */
+export function cellsOf(doc: Doc, line: number): readonly string[] {
+  let lines = cellCache.get(doc)
+  if (!lines) cellCache.set(doc, (lines = []))
+  return (lines[line] ??= lineText(doc, line).split('\t'))
 }
 
 /** Collapses whitespace the way a value is compared and reported. */

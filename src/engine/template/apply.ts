@@ -72,11 +72,10 @@ export function whyMissing(field: FieldTemplate, docs: Docs): string {
   const all = Object.values(field.rules).flatMap((rules) => rules ?? [])
   if (all.length === 0) return 'not in the sample email'
   if (all.some((r) => r.kind === 'rows' || r.kind === 'column' || r.kind === 'list')) return 'line items not found'
-  const shown = (words: string[]) =>
-    (['html', 'text'] as const).some((view) => {
-      const doc = docs[view]
-      return doc !== undefined && anchorShown(doc, words)
-    })
+  // The HTML and text bodies carry the same content (see extractField): the first one answers,
+  // and a text body nothing else needed is not built for a reason.
+  const body = 'html' in docs ? docs.html : docs.text
+  const shown = (words: string[]) => body !== undefined && anchorShown(body, words)
   const label = all.find((r) => r.kind === 'label')
   if (label && label.kind === 'label') {
     // A label with a name before its core (`… left a`) is missing only when its core is.

@@ -39,7 +39,7 @@ function normCell(cell: string): string {
   return wordsOf(cell).join(' ')
 }
 
-function rowFits(row: string[], signature: CellClass[]): boolean {
+function rowFits(row: readonly string[], signature: CellClass[]): boolean {
   if (row.length !== signature.length) return false
   for (let i = 0; i < row.length; i++) {
     const want = signature[i]!

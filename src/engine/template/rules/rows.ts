@@ -69,16 +69,38 @@ function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
 
 /** The text a row is known by: its first non-empty cell, or the whole line. */
 function rowLabel(doc: Doc, line: number): string {
-  if (!doc.lineTab[line]) return lineText(doc, line).trim()
-  return cellsOf(doc, line).find((c) => c.trim() !== '')?.trim() ?? ''
+  return rowOf(doc, line).label
+}
+
+/**
+ * What a line says as a row, worked out once per line: finding a run asks it of every line from
+ * every line where a run might start. `summary`: a summary row whatever the rule's own stops.
+ */
+type RowLine = { label: string; words: string; wordCount: number; summary: boolean }
+const rowCache = new WeakMap<Doc, Array<RowLine | undefined>>()
+function rowOf(doc: Doc, line: number): RowLine {
+  let rows = rowCache.get(doc)
+  if (!rows) rowCache.set(doc, (rows = []))
+  let row = rows[line]
+  if (!row) {
+    const label = doc.lineTab[line] ? (cellsOf(doc, line).find((c) => c.trim() !== '')?.trim() ?? '') : lineText(doc, line).trim()
+    const words = wordsOf(label)
+    rows[line] = row = { label, words: words.join(' '), wordCount: words.length, summary: summaryWords(label, words.length) }
+  }
+  return row
+}
+
+/** Whether a row is named as a summary (`Subtotal⇥$738.11`) or by one of the rule's stops. */
+function isSummaryLine(doc: Doc, line: number, stops: ReadonlySet<string>): boolean {
+  const row = rowOf(doc, line)
+  return row.summary || stops.has(row.words)
 }
 
 /** A total or a tax named with more words (`Items subtotal`, `Total charged`, `City tax`): short, with such a word. */
 const TOTAL_WORD = /(?:^|[^\p{L}])(?:sub-?total|total|totals|zwischensumme|gesamtsumme|sous-total|subtotaal|totaal|subtotale|totale|小計|合計|tax|taxes|vat|gst|hst|mwst|tva|iva|moms)(?:$|[^\p{L}])/iu
 
-function isSummary(label: string, stops: ReadonlySet<string>): boolean {
-  const words = wordsOf(label)
-  return stops.has(words.join(' ')) || SUMMARY.test(label.trim()) || (words.length <= 4 && !hasDigit(label) && TOTAL_WORD.test(label))
+function summaryWords(label: string, wordCount: number): boolean {
+  return SUMMARY.test(label.trim()) || (wordCount <= 4 && !hasDigit(label) && TOTAL_WORD.test(label))
 }
 
 /** Lines holding a letter or digit: blank lines and rules (`----`) separate items, never are one. */
@@ -124,14 +146,14 @@ function unitLines(doc: Doc, lines: number[], at: number, unit: UnitLine[], stop
  * `next`: the content index after the unit.
  */
 function unitSpan(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): { at: number[]; next: number } | null {
-  if (at >= lines.length || isSummary(rowLabel(doc, lines[at]!), stops)) return null
+  if (at >= lines.length || isSummaryLine(doc, lines[at]!, stops)) return null
   const out: number[] = []
   let i = at
   const fitsLine = (spec: UnitLine, line: number | undefined) =>
     line !== undefined &&
     unitLineFits(doc, line, spec) &&
     // A table row named as a summary (`Subtotal⇥$738.11`) is no line of an item.
-    !('cells' in spec && isSummary(rowLabel(doc, line), stops)) &&
+    !('cells' in spec && isSummaryLine(doc, line, stops)) &&
     !(!('cells' in spec) && spec.pattern === null && unit.some((other) => other !== spec && !other.repeat && !('cells' in other) && other.pattern !== null && unitLineFits(doc, line, other)))
   for (let u = 0; u < unit.length; u++) {
     const spec = unit[u]!
@@ -192,8 +214,8 @@ function runFrom(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops:
 
 function isSectionRow(doc: Doc, line: number, stops: ReadonlySet<string>): boolean {
   if (doc.lineTab[line]) return false
-  const text = lineText(doc, line).trim()
-  return text !== '' && !hasDigit(text) && wordsOf(text).length <= 5 && !isSummary(text, stops)
+  const row = rowOf(doc, line)
+  return row.label !== '' && !hasDigit(row.label) && row.wordCount <= 5 && !isSummaryLine(doc, line, stops)
 }
 
 /** The content index just after a run's last unit. */
@@ -206,10 +228,13 @@ function runEnd(doc: Doc, lines: number[], run: number[], unit: UnitLine[], stop
 
 type Run = number[]
 const runCache = new WeakMap<Doc, Map<string, Run | null>>()
+/** Rules that find the same run share it (the fields of one item table): keyed by what finds it. */
+const ruleKeys = new WeakMap<RowsRule, string>()
 
 /** The target's items for a rule: after its header or heading, else the rule's ordinal run. */
 function findRun(doc: Doc, rule: RowsRule): Run | null {
-  const key = JSON.stringify([rule.unit, rule.header, rule.landmark, rule.prefix, rule.ordinal, rule.stops])
+  let key = ruleKeys.get(rule)
+  if (key === undefined) ruleKeys.set(rule, (key = JSON.stringify([rule.unit, rule.header, rule.landmark, rule.prefix, rule.ordinal, rule.stops])))
   let byKey = runCache.get(doc)
   if (!byKey) runCache.set(doc, (byKey = new Map()))
   if (byKey.has(key)) return byKey.get(key)!
@@ -340,7 +365,7 @@ export function applyRows(doc: Doc, rule: RowsRule, field: FieldTemplate): { val
   // A table row of about the items' width right after them, not a summary, may be an item laid out
   // otherwise (a cell more or less): the items read may not be all.
   const next = 'cells' in rule.unit[0]! ? runEnd(doc, lines, run, rule.unit, stops) : lines.length
-  const cut = next < lines.length && rowOfItemsWidth(doc, lines[next]!, rule.unit) && !isSummary(rowLabel(doc, lines[next]!), stops)
+  const cut = next < lines.length && rowOfItemsWidth(doc, lines[next]!, rule.unit) && !isSummaryLine(doc, lines[next]!, stops)
   // Items whose cell does not read as the field make the whole column doubtful.
   return { value: items.join('\n'), penalty: found < items.length || cut ? 0.3 : 0, items, ...(cut ? { cut: `the items end at a row that does not read like them (${items.length} read)` } : {}) }
 }
@@ -529,7 +554,7 @@ function singleBlock(doc: Doc, variable: Span[], lines: number[], at: number): L
     const label = labelOf(doc, lines[i]!)
     return label !== null && !hasDigit(label)
   }
-  const inBlock = (i: number) => i < lines.length && !doc.lineTab[lines[i]!] && !isSummary(lineText(doc, lines[i]!), new Set()) && (labelled(i) || numberLine(i))
+  const inBlock = (i: number) => i < lines.length && !doc.lineTab[lines[i]!] && !rowOf(doc, lines[i]!).summary && (labelled(i) || numberLine(i))
   let head = at
   while (head > 0 && at - head <= MAX_OPTION_LINES + MAX_UNIT_LINES && (labelOf(doc, lines[head]!) !== null || numberLine(head))) head--
   const name = specOf(doc, lines[head]!, variable)
@@ -636,7 +661,7 @@ function findRunOfLabelledBlocks(doc: Doc, variable: Span[], lines: number[], at
   const blocks: Array<[number, number]> = [[head, end]]
   while (blocks.length < MAX_ITEMS) {
     const start = blocks[blocks.length - 1]![1]
-    if (start >= lines.length || doc.lineTab[lines[start]!] || isSummary(lineText(doc, lines[start]!), new Set())) break
+    if (start >= lines.length || doc.lineTab[lines[start]!] || rowOf(doc, lines[start]!).summary) break
     let e = start + 1
     while (e < lines.length && e - start <= MAX_OPTION_LINES + 4 && labelOf(doc, lines[e]!) !== null && labelOf(doc, lines[e]!) !== closing) e++
     if (e >= lines.length || labelOf(doc, lines[e]!) !== closing) break
@@ -809,7 +834,7 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
     // A line of text between table rows is a line under an item (`Backordered – ships
     // separately`) or a section's heading, which other emails may show between their items.
     if ('cells' in unit[0]! && !doc.lineTab[lines[i]!] && i + 1 < lines.length && doc.lineTab[lines[i + 1]!]) continue
-    const label = wordsOf(rowLabel(doc, lines[i]!)).join(' ')
+    const label = rowOf(doc, lines[i]!).words
     if (label !== '' && !hasDigit(label) && label.length <= 40) stops.push(label)
   }
   const header = headerAbove(doc, lines, first, 'cells' in unit[0]! ? unit[0]!.cells.length : -1, variable)
@@ -819,7 +844,7 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
   if (!header) {
     for (let i = first - 1; i >= 0 && i >= first - 3; i--) {
       const lm = landmarkOf(doc, lines[i]!, variable)
-      if (lm && !isSummary(rowLabel(doc, lines[i]!), new Set())) {
+      if (lm && !rowOf(doc, lines[i]!).summary) {
         landmark = lm.words
         prefix = lm.prefix
         gap = first - 1 - i
