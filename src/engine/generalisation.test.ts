@@ -1083,6 +1083,18 @@ describe('anchors and shapes', () => {
     const [got] = await learnAndRun(sample, [{ name: 'Message', value: 'Hello there,\n\nI would like a quote for 40 chairs.\n\nBest, Ann' }], [mail('<p>Hi,</p><p>Do you ship to Norway?</p>')])
     expect(got!.fields.Message).toBe('Hi,\n\nDo you ship to Norway?')
   })
+
+  it('ends a message of several paragraphs at the footer when the optional question after it is left out', async () => {
+    const mail = (message: string, heard: string | null) =>
+      html(
+        `<p>Submitted values are:</p><dl><dt>Your name</dt><dd>Ann Lee</dd><dt>Tell us about your project</dt><dd>${message}</dd>` +
+          (heard ? `<dt>How did you hear about us?</dt><dd>${heard}</dd>` : '') +
+          `</dl><p>View submission #2614</p><p>This message was sent by the Request a quote webform.</p>`,
+      )
+    const sample = mail('We need a new site.<br><br>Our budget is flexible.', 'A friend told me')
+    const [got] = await learnAndRun(sample, [{ name: 'Message', value: 'We need a new site.\n\nOur budget is flexible.' }], [mail('Can you migrate our shop?<br><br>It runs on Drupal 7.', null)])
+    expect(got!.fields.Message).toBe('Can you migrate our shop?\n\nIt runs on Drupal 7.')
+  })
 })
 
 describe('never silently wrong', () => {

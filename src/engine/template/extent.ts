@@ -1,6 +1,7 @@
 import { cleanValue, lineOf, lineText, tokenAt, type Doc } from '../doc'
 import { detectShape, fitsShape, hasDigit, isStrong, matchShapeAt, skeletonOf } from '../shapes'
 import { cellEnd, startsLineOrCell, tokensAfter, wordsAfter, wordsOf } from './anchors'
+import { MAX_ENDS } from './schema'
 import { spanAt, type Span } from './spans'
 import type { Extent, FieldTemplate } from './types'
 
@@ -98,6 +99,7 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
           continue
         }
         if (extent.stop && startsWithWords(lt, extent.stop)) break
+        if (extent.ends?.some((words) => startsWithWords(lt, words))) break
         // A rule line (`--`, `____`) ends a block of text such as a message or a description.
         if (!/[\p{L}\p{N}]/u.test(lt)) break
         // So does the start of a quoted email: a message never runs into the one it replies to.
@@ -194,6 +196,27 @@ function nextLineWords(doc: Doc, end: number, variable: Span[], beforeData = fal
   return fixed.length > 0 ? fixed : null
 }
 
+/**
+ * The opening fixed words (two or more, before any number or value) of the lines after the one
+ * that follows a message in the sample: `View submission`, `This message was` of a form's footer.
+ * A message in another email may be followed by them directly (an optional question between is
+ * left out), and must end there rather than run on through the footer.
+ */
+function endingLines(doc: Doc, end: number, variable: Span[]): string[][] {
+  const out: string[][] = []
+  let l = nextLine(doc, end)
+  for (let seen = 0; l >= 0 && seen < MAX_ENDS; seen++) {
+    l = nextLine(doc, doc.lineStart[l]!)
+    if (l < 0) break
+    const value = spanAt(variable, doc.lineStart[l]!, doc.lineEnd[l]!)
+    const words = wordsOf(lineText(doc, l).slice(0, value ? value[0] - doc.lineStart[l]! : 200)).slice(0, 3)
+    const cut = words.findIndex(hasDigit)
+    const fixed = cut < 0 ? words : words.slice(0, cut)
+    if (fixed.length >= 2) out.push(fixed)
+  }
+  return out
+}
+
 const FRAGMENT_AFTER = /^[@/_.+:-][\p{L}\p{N}]/u
 const DIGIT_GROUPS = /\d+(?:[ \u00a0]\d+)*/y
 
@@ -224,7 +247,8 @@ export function learnExtent(doc: Doc, span: Span, field: FieldTemplate, variable
     let stop = after.length > 0 && startsLineOrCell(doc, doc.tokens[after[0]!]!.start) ? after.map((i) => doc.tokens[i]!.norm) : null
     // A message of several paragraphs ends where the fixed text after it begins, however far below.
     if (paragraphs && !stop) stop = nextLineWords(doc, end, variable)
-    out.push({ kind: 'lines', stop, ...(paragraphs ? { paragraphs } : {}) })
+    const ends = paragraphs ? endingLines(doc, end, variable) : []
+    out.push({ kind: 'lines', stop, ...(paragraphs ? { paragraphs } : {}), ...(ends.length > 0 ? { ends } : {}) })
     return out
   }
   // A message of one paragraph in the sample (a review, a note) may have several in another email:
@@ -233,7 +257,10 @@ export function learnExtent(doc: Doc, span: Span, field: FieldTemplate, variable
   if (field.shape === 'text' && !doc.lineTab[line] && isProse(value) && lineText(doc, line).trim() === value) {
     const stop = nextLineWords(doc, end, variable, true)
     // A line of one word after it (a name signing the message) may be data, not where messages end.
-    if (stop && wordsOf(lineText(doc, nextLine(doc, end))).length >= 2) out.push({ kind: 'lines', stop, paragraphs: true })
+    if (stop && wordsOf(lineText(doc, nextLine(doc, end))).length >= 2) {
+      const ends = endingLines(doc, end, variable)
+      out.push({ kind: 'lines', stop, paragraphs: true, ...(ends.length > 0 ? { ends } : {}) })
+    }
   }
   if (isStrong(field.shape)) {
     const m = matchShapeAt(doc.text, start, field.shape, field.shapeOptions)

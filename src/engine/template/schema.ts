@@ -10,6 +10,9 @@ import type { Template } from './types'
 /** The version `learnTemplate` writes today. */
 export const TEMPLATE_VERSION = 2
 
+/** How many fixed lines below a message end it (a lines extent's `ends`). */
+export const MAX_ENDS = 3
+
 const shapeSchema = z.enum(['money', 'date', 'time', 'email', 'url', 'phone', 'number', 'id', 'text'])
 
 const shapeOptionsSchema = z.object({
@@ -29,7 +32,7 @@ const extentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('cell') }),
   z.object({ kind: z.literal('until-digit') }),
   z.object({ kind: z.literal('until-shape'), shape: shapeSchema, skeleton: z.string() }),
-  z.object({ kind: z.literal('lines'), stop: words.nullable(), paragraphs: z.boolean().optional() }),
+  z.object({ kind: z.literal('lines'), stop: words.nullable(), paragraphs: z.boolean().optional(), ends: z.array(words).max(MAX_ENDS).optional() }),
   z.object({ kind: z.literal('until-punct'), stop: z.string().length(1) }),
   z.object({ kind: z.literal('tail'), pattern: z.string().max(2000) }),
   z.object({ kind: z.literal('digits') }),

@@ -11,8 +11,12 @@ export type Extent =
   | { kind: 'until-digit' }
   /** Up to the next value of a shape (`Team plan Apr 1, 2024 – May 1, 2024`). */
   | { kind: 'until-shape'; shape: Shape; skeleton: string }
-  /** `paragraphs`: the sample's value went on across blank lines (a message of several paragraphs). */
-  | { kind: 'lines'; stop: string[] | null; paragraphs?: boolean }
+  /**
+   * `paragraphs`: the sample's value went on across blank lines (a message of several paragraphs).
+   * `ends`: the opening words of the fixed lines below the one that ended it in the sample: an
+   * email that leaves that line out (an optional question after the message) ends the value at them.
+   */
+  | { kind: 'lines'; stop: string[] | null; paragraphs?: boolean; ends?: string[][] }
   /** Up to a separator that followed the value after a space (`Dublin (DUB)`, `Linen Shirt · M`). */
   | { kind: 'until-punct'; stop: string }
   /** The cell up to a tail of this pattern at its end (`Linen Napkins ×4` in `Linen Napkins ×4 × 2`). */
