@@ -1071,6 +1071,31 @@ describe('anchors and shapes', () => {
     expect(results.map((r) => r.fields.Tracking)).toEqual(['9400111899223100001234', '1Z999AA10123456784'])
   })
 
+  it('reads the next cell after a label cell that goes on with a rate, but not after a label of more words', async () => {
+    const mail = (rows: Array<[string, string]>) => html(`<table>${rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join('')}</table>`)
+    const sample = mail([
+      ['Subtotal', '$34.22'],
+      ['Tax', '$1.64'],
+      ['Total', '$35.86'],
+    ])
+    const targets = [
+      mail([
+        ['Subtotal', '$100.00'],
+        ['Shipping', '$5.00'],
+        ['Tax (8.875%)', '$8.88'],
+        ['Total', '$113.88'],
+      ]),
+      mail([
+        ['Subtotal', '$100.00'],
+        ['Total savings', '$20.00'],
+        ['Amount charged', '$80.00'],
+      ]),
+    ]
+    const [rate, words] = await learnAndRun(sample, [{ name: 'Tax', value: '$1.64' }, { name: 'Total', value: '$35.86' }], targets)
+    expect(rate!.fields).toEqual({ Tax: '$8.88', Total: '$113.88' })
+    expect(words!.fields.Total).toBeNull()
+  })
+
   it('matches a label whose middle varies', async () => {
     const mail = (tax: string, amount: string) => text(`Subtotal: $100.00\n${tax}: ${amount}\nTotal: $105.00`)
     const [got] = await learnAndRun(mail('Tax North America 5.0%', '$5.00'), [{ name: 'Tax', value: '$5.00' }], [mail('Tax NY State Sales Tax 8.875%', '$8.88')])

@@ -14,6 +14,17 @@ describe('htmlToText', () => {
     )
   })
 
+  it('reads a flex row (React Email, Tailwind) as a table row, each child a cell; a flex column stays lines', () => {
+    const row = (label: string, value: string) => `<div style="display:flex;justify-content:space-between"><p style="margin:0">${label}</p><p style="margin:0">${value}</p></div>`
+    const item = `<div style="display: flex"><div><p>Team plan</p><p>Qty 4</p></div><p>$36.32</p></div>`
+    expect(text(`<h1>Receipt</h1>${row('Amount paid', '$29.02')}${row('Date paid', 'June 10, 2025')}${item}`)).toBe(
+      'Receipt\n\nAmount paid\t$29.02\n\nDate paid\tJune 10, 2025\n\nTeam plan • Qty 4\t$36.32',
+    )
+    expect(text(`<div style="display:flex;flex-direction:column"><p>Amount paid</p><p>$29.02</p></div>`)).toBe('Amount paid\n\n$29.02')
+    // A table inside a flex row is still a table.
+    expect(text(`<div style="display:flex"><table><tr><td>Total</td><td>$5.00</td></tr></table></div>`)).toBe('Total\t$5.00')
+  })
+
   it('renders table rows as lines of tab-separated cells, colspan included', () => {
     const html = `<table><tr><th>Item</th><th>Qty</th><th>Price</th></tr>
       <tr><td>Blue Widget</td><td>2</td><td>$10.00</td></tr>

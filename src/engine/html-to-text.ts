@@ -63,8 +63,15 @@ const ALNUM = /[\p{L}\p{N}]/u
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i
 const HIDDEN_ATTR = /(?:^|\s)hidden(?=[\s=/]|$)/i
 /** A tag's attributes are read only when they hold one of these words (as written: not every mix of cases). */
-const ATTR_OF_INTEREST = /none|hidden|colspan|NONE|HIDDEN|COLSPAN|None|Hidden|Colspan/
+const ATTR_OF_INTEREST = /none|hidden|colspan|flex|NONE|HIDDEN|COLSPAN|FLEX|None|Hidden|Colspan|Flex/
 const COLSPAN = /(?:^|\s)colspan\s*=\s*["']?\s*(\d{1,3})/i
+/**
+ * A flex container laid out in a row (React Email's and Tailwind's `display:flex;
+ * justify-content:space-between`: a label left, its amount right) reads as a table row, each
+ * child a cell, as a table-built email's row does.
+ */
+const FLEX_ROW = /display\s*:\s*(?:inline-)?flex\b/i
+const FLEX_COLUMN = /flex-direction\s*:\s*column|flex-flow\s*:\s*column/i
 
 /** Collects the lines of one block of output: the document, or one table cell. */
 class Sink {
@@ -165,6 +172,8 @@ type Entry = {
   table: Table | null
   /** The table this element's td/tr belongs to. */
   owner: Table | null
+  /** A flex row: its table has one row, each child element a cell. */
+  flex: boolean
 }
 
 class Abort extends Error {}
@@ -189,6 +198,7 @@ class Converter {
   private pendingSpace = false
   private hidden = false
   private colspan = 1
+  private flexRow = false
   private total = 0
   truncated = false
   error: string | null = null
@@ -277,10 +287,12 @@ class Converter {
     this.flushText()
     this.hidden = false
     this.colspan = 1
+    this.flexRow = false
     if (attrs !== null) {
       if (HIDDEN_STYLE.test(attrs) || HIDDEN_ATTR.test(attrs)) this.hidden = true
       const colspan = COLSPAN.exec(attrs)
       if (colspan) this.colspan = Math.min(Number(colspan[1]), 50)
+      if (FLEX_ROW.test(attrs) && !FLEX_COLUMN.test(attrs)) this.flexRow = true
     }
     this.openElement(name)
   }
@@ -305,7 +317,7 @@ class Converter {
       else if (name === 'hr') this.lineBreak(2)
       return
     }
-    const entry: Entry = { name, flags, skip: false, hidden: false, pre: false, list: false, table: null, owner: null }
+    const entry: Entry = { name, flags, skip: false, hidden: false, pre: false, list: false, table: null, owner: null, flex: false }
     const active = this.skipDepth === 0 && this.hiddenDepth === 0
     if (flags & SKIP) {
       entry.skip = true
@@ -336,6 +348,23 @@ class Converter {
       return
     }
     const table = this.tables[this.tables.length - 1]
+    const parent = this.stack[this.stack.length - 1]
+    const tableTag = name === 'table' || name === 'tr' || name === 'td' || name === 'th'
+    if (parent?.flex && parent.table === table && table && !tableTag) {
+      // A flex row's child element: a cell of its own.
+      this.openCell(table, 1)
+      entry.owner = table
+    } else if (this.flexRow && !tableTag) {
+      const outer = this.sink()
+      outer.lineBreak(2)
+      const row: Table = { rows: [{ cells: [] }], row: null, cell: null, parent: outer }
+      row.row = row.rows[0]!
+      this.tables.push(row)
+      entry.table = row
+      entry.flex = true
+      return
+    }
+    if (entry.owner) return
     if (name === 'tr' && table) {
       this.popToTable(table)
       table.cell = null

@@ -69,6 +69,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
     after: words,
     count: z.number().int().min(1).optional(),
     core: z.number().int().min(1).optional(),
+    ownCell: z.literal(true).optional(),
   }),
   z.object({ kind: z.literal('keyed'), key: words.min(1), cell: z.boolean(), ordinal: index, extent: extentSchema, count: z.number().int().min(1).optional() }),
   z.object({ kind: z.literal('stacked'), key: words.min(1), ordinal: index, extent: extentSchema }),

@@ -75,7 +75,8 @@ export type Rule =
   | { kind: 'stacked'; key: string[]; ordinal: number; extent: Extent }
   /** `count`: how many places the label gave a value in the sample (the value was the `ordinal`-th). */
   /** `core`: how many of the anchor's last words are the label when a name before them changes. */
-  | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent; count?: number; core?: number } & AnchorFit)
+  /** `ownCell`: the sample's label filled its table cell and the value began the next one. */
+  | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent; count?: number; core?: number; ownCell?: true } & AnchorFit)
   /** `token`: the value is the one token before the words (an address in parentheses mid-sentence), read by its shape. */
   | { kind: 'suffix'; anchor: string[]; ordinal: number; strongGap: boolean; lineWords: string[]; token?: true }
   | { kind: 'column'; header: string[]; column: number; signature: CellClass[]; extent: Extent }

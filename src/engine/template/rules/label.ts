@@ -15,6 +15,9 @@ function looksLikeName(line: string): boolean {
 }
 const NAME_PARTICLE = /^(?:van|von|de|del|der|da|di|du|la|le|bin|al)$/
 
+/** What may follow a label in its cell: a rate or note in brackets, after a dash or an `@`, or a number (`(8.875%)`, `– CA (7.25%)`, `@ 20%`). */
+const QUALIFIER = /^\s*(?:[([]|[-–—@]\s|\d)[^\t]{0,38}$/u
+
 /** An email address the sample showed where the user did not say the field is one: another form may follow its label. */
 function formIsLoose(field: FieldTemplate): boolean {
   return field.shape === 'email' && field.type === undefined
@@ -24,8 +27,20 @@ function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field
   const out: Candidate[] = []
   for (const { first, last } of findAnchor(doc, rule.anchor)) {
     const anchorEnd = doc.tokens[last]!.end
-    const start = skipGap(doc, anchorEnd, rule.skip)
+    let start = skipGap(doc, anchorEnd, rule.skip)
     if (start < 0) continue
+    // A label that filled its cell in the sample (`Tax` ⇥ `$1.64`) may go on here with a rate or a
+    // note (`Tax (8.875%)` ⇥ `$140.91`, `Shipping – Express` ⇥ …): the next cell is still its value.
+    // Not more words (`Total savings` is another row than `Total`).
+    let qualified = false
+    if (rule.ownCell && !startsLineOrCell(doc, start)) {
+      const end = cellEnd(doc, anchorEnd)
+      if (doc.text[end] === '\t' && QUALIFIER.test(doc.text.slice(anchorEnd, end))) {
+        start = skipGap(doc, end, rule.skip)
+        if (start < 0) continue
+        qualified = true
+      }
+    }
     // The value must follow the label closely: at most the next line.
     if (lineOf(doc, start) - doc.tokens[last]!.line > 1) continue
     let got = applyExtent(doc, start, rule.extent, field)
@@ -44,7 +59,7 @@ function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field
       if (!(field.shape === 'id' || formIsLoose(field)) || words || value.length > 80 || !/[\p{L}\p{N}]/u.test(value)) continue
       relaxed = true
     }
-    let fit = relaxed ? -0.5 : 0
+    let fit = relaxed || qualified ? -0.5 : 0
     const strong = gapIsStrong(doc.text.slice(anchorEnd, start))
     // Free text after a label that was followed by a colon, tab or line break needs one here too.
     if (rule.strongGap && !strong && (!isStrong(field.shape) || relaxed)) continue
@@ -94,6 +109,7 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
         strongGap: gapIsStrong(gap),
         atStart: false,
         after: afterTokens,
+        ...(gap.includes('\t') ? { ownCell: true as const } : {}),
       }
       const located = findAnchor(doc, anchor).find(({ last }) => doc.tokens[last]!.end <= span[0] && skipGap(doc, doc.tokens[last]!.end, skip) === span[0])
       if (!located) continue
