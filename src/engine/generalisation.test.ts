@@ -1096,6 +1096,17 @@ describe('anchors and shapes', () => {
     expect(words!.fields.Total).toBeNull()
   })
 
+  it("finds the highlighted occurrence in the text body too, where the label ends in a colon the HTML's did not", async () => {
+    const both = (qty: string, verb: string) =>
+      eml({
+        html: `<p>You ${verb} ${qty} shares of NVR.</p><table><tr><td>Symbol</td><td>NVR</td></tr><tr><td>Quantity</td><td>${qty}</td></tr></table>`,
+        text: `You ${verb} ${qty} shares of NVR.\n\nSymbol: NVR\nQuantity: ${qty}`,
+      })
+    const textOnly = (qty: string, verb: string) => text(`You ${verb} ${qty} shares of NVR.\n\nSymbol: NVR\nQuantity: ${qty}`)
+    const [got] = await learnAndRun(both('9', 'bought'), [{ name: 'Quantity', value: '9', context: { before: 'Quantity' } }], [textOnly('3', 'sold')])
+    expect(got!.fields.Quantity).toBe('3')
+  })
+
   it('matches a label whose middle varies', async () => {
     const mail = (tax: string, amount: string) => text(`Subtotal: $100.00\n${tax}: ${amount}\nTotal: $105.00`)
     const [got] = await learnAndRun(mail('Tax North America 5.0%', '$5.00'), [{ name: 'Tax', value: '$5.00' }], [mail('Tax NY State Sales Tax 8.875%', '$8.88')])

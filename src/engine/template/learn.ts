@@ -45,6 +45,9 @@ function findOccurrences(doc: Doc, value: string): Span[] {
   return []
 }
 
+const SEPARATORS_AT_END = /[\s:|=>»•·–—*]+$/u
+const SEPARATORS_AT_START = /^[\s:|=<»•·–—*]+/u
+
 function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField): Span {
   const ctx = field.context
   if (ctx?.before || ctx?.after) {
@@ -54,15 +57,17 @@ function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField): Span
     for (const span of spans) {
       let score = 0
       if (ctx.before) {
-        const before = squash(doc.text.slice(Math.max(0, span[0] - ctx.before.length * 2 - 20), span[0]))
-        const want = squash(ctx.before)
+        // What separates a label from its value may differ between the bodies (`Quantity` ⇥ `9` in
+        // the HTML the user highlighted, `Quantity: 9` in the text): it is left out on both sides.
+        const before = squash(doc.text.slice(Math.max(0, span[0] - ctx.before.length * 2 - 20), span[0])).replace(SEPARATORS_AT_END, '')
+        const want = squash(ctx.before).replace(SEPARATORS_AT_END, '')
         const n = commonSuffix(before, want)
         // `Total:` must not match inside `Subtotal:`: a whole match ends at a word boundary.
         score += n === want.length && /[\p{L}\p{N}]/u.test(before[before.length - n - 1] ?? '') ? n - 0.5 : n
       }
       if (ctx.after) {
-        const after = squash(doc.text.slice(span[1], span[1] + ctx.after.length * 2 + 20))
-        const want = squash(ctx.after)
+        const after = squash(doc.text.slice(span[1], span[1] + ctx.after.length * 2 + 20)).replace(SEPARATORS_AT_START, '')
+        const want = squash(ctx.after).replace(SEPARATORS_AT_START, '')
         const n = commonPrefix(after, want)
         score += n === want.length && /[\p{L}\p{N}]/u.test(after[n] ?? '') ? n - 0.5 : n
       }
