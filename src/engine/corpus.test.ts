@@ -12,9 +12,10 @@ import { evaluateCorpus } from './corpus-eval'
  * Raise them as the engine improves; never lower them to make a change pass.
  */
 // 26 harder senders joined the tuning set in decision 027 (floor 99.5% → 99.4%); after decision
-// 028 the set of 88 senders stands at 99.52% and 99.69%.
-const TUNING_ONE_SAMPLE_FLOOR = 0.995
-const TUNING_TWO_SAMPLES_FLOOR = 0.996
+// 028 the set of 88 senders stood at 99.52% and 99.69%. Six more joined in decision 029 (first
+// scored 92.4% together; the set fell to 99.13%) and after that work the 94 stand at 99.43% and 99.60%.
+const TUNING_ONE_SAMPLE_FLOOR = 0.994
+const TUNING_TWO_SAMPLES_FLOOR = 0.995
 /** Wrong values reported as success, as a share of fields (the goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
 /** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%). */
@@ -29,7 +30,8 @@ const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
 /**
  * Line items when the sample shows one item (the first such email of each sender with items):
  * 59.3% on the tuning set and 4.2% held out before a one-item sample was learned as a run of one
- * (decision 028), 91.9% and 47.9% at the end of that work (with five more senders with items).
+ * (decision 028), 91.9% and 47.9% at the end of that work (with five more senders with items);
+ * 91.7% with the senders of decision 029.
  */
 const ONE_ITEM_TUNING_FLOOR = 0.915
 const ONE_ITEM_HELD_OUT_FLOOR = 0.45
