@@ -25,6 +25,12 @@ describe('htmlToText', () => {
     expect(text(`<div style="display:flex"><table><tr><td>Total</td><td>$5.00</td></tr></table></div>`)).toBe('Total\t$5.00')
   })
 
+  it('leaves out struck-through text: an old price before the price reads as the price', () => {
+    expect(text('<table><tr><td>Desk Lamp</td><td><s style="color:#999">€500.43</s> €400.34</td></tr><tr><td>Mug</td><td><del>$9</del><strike>$8</strike> $7</td></tr></table>')).toBe(
+      'Desk Lamp\t€400.34\nMug\t$7',
+    )
+  })
+
   it('renders table rows as lines of tab-separated cells, colspan included', () => {
     const html = `<table><tr><th>Item</th><th>Qty</th><th>Price</th></tr>
       <tr><td>Blue Widget</td><td>2</td><td>$10.00</td></tr>

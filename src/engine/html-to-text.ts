@@ -294,6 +294,9 @@ class Converter {
       if (colspan) this.colspan = Math.min(Number(colspan[1]), 50)
       if (FLEX_ROW.test(attrs) && !FLEX_COLUMN.test(attrs)) this.flexRow = true
     }
+    // Struck-through text is what no longer holds: an old price before the price (`<s>€500.43</s>
+    // €400.34`), a removed line. Left out, so the cell reads as the value it shows now.
+    if (name === 's' || name === 'strike' || name === 'del') this.hidden = true
     this.openElement(name)
   }
 
