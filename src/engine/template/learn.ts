@@ -51,25 +51,25 @@ const SEPARATORS_AT_START = /^[\s:|=<»•·–—*]+/u
 function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField): Span {
   const ctx = field.context
   if (ctx?.before || ctx?.after) {
+    // What separates a label from its value may differ between the bodies (`Quantity` ⇥ `9` in the
+    // HTML the user highlighted, `Quantity: 9` in the text): it is left out on both sides.
+    const wantBefore = squash(ctx.before ?? '').replace(SEPARATORS_AT_END, '')
+    const wantAfter = squash(ctx.after ?? '').replace(SEPARATORS_AT_START, '')
     let best = spans[Math.min(ctx.occurrence ?? 0, spans.length - 1)]!
     // Context that matches nowhere (another rendering of the body) leaves the default occurrence.
-    let bestScore = Math.min(6, Math.max(1, (ctx.before?.trim().length ?? 0) + (ctx.after?.trim().length ?? 0)) - 1)
+    let bestScore = Math.min(6, Math.max(1, wantBefore.length + wantAfter.length) - 1)
     for (const span of spans) {
       let score = 0
-      if (ctx.before) {
-        // What separates a label from its value may differ between the bodies (`Quantity` ⇥ `9` in
-        // the HTML the user highlighted, `Quantity: 9` in the text): it is left out on both sides.
-        const before = squash(doc.text.slice(Math.max(0, span[0] - ctx.before.length * 2 - 20), span[0])).replace(SEPARATORS_AT_END, '')
-        const want = squash(ctx.before).replace(SEPARATORS_AT_END, '')
-        const n = commonSuffix(before, want)
+      if (wantBefore) {
+        const before = squash(doc.text.slice(Math.max(0, span[0] - ctx.before!.length * 2 - 20), span[0])).replace(SEPARATORS_AT_END, '')
+        const n = commonSuffix(before, wantBefore)
         // `Total:` must not match inside `Subtotal:`: a whole match ends at a word boundary.
-        score += n === want.length && /[\p{L}\p{N}]/u.test(before[before.length - n - 1] ?? '') ? n - 0.5 : n
+        score += n === wantBefore.length && /[\p{L}\p{N}]/u.test(before[before.length - n - 1] ?? '') ? n - 0.5 : n
       }
-      if (ctx.after) {
-        const after = squash(doc.text.slice(span[1], span[1] + ctx.after.length * 2 + 20)).replace(SEPARATORS_AT_START, '')
-        const want = squash(ctx.after).replace(SEPARATORS_AT_START, '')
-        const n = commonPrefix(after, want)
-        score += n === want.length && /[\p{L}\p{N}]/u.test(after[n] ?? '') ? n - 0.5 : n
+      if (wantAfter) {
+        const after = squash(doc.text.slice(span[1], span[1] + ctx.after!.length * 2 + 20)).replace(SEPARATORS_AT_START, '')
+        const n = commonPrefix(after, wantAfter)
+        score += n === wantAfter.length && /[\p{L}\p{N}]/u.test(after[n] ?? '') ? n - 0.5 : n
       }
       if (score > bestScore) {
         best = span
