@@ -275,6 +275,10 @@ function fixedLines(template: Template): ReadonlySet<string> {
 }
 
 /** Runs the learned template over a rendered email: synchronous, bounded by the time budget. */
+/** What forms and notifications show for a question left unanswered, in the languages the engine reads. */
+const NO_ANSWER =
+  /^(?:no response|no answer|not answered|not provided|not specified|not given|none provided|nothing entered|\(?(?:empty|blank|no value|not set)\)?|n\/a|[-–—]+|keine angabe|nicht angegeben|non renseign[ée]|non communiqu[ée]|sin respuesta|no especificado|n[ãa]o informado|sem resposta|niet opgegeven|ej angivet|未回答|回答なし)$/iu
+
 export function extractWithTemplate(template: Template, rendered: RenderedEmail, timeBudgetMs = DEFAULT_ENGINE_LIMITS.timeBudgetMs): { details: Record<string, FieldResult>; warnings: string[] } {
   const started = performance.now()
   const details: Record<string, FieldResult> = {}
@@ -288,6 +292,12 @@ export function extractWithTemplate(template: Template, rendered: RenderedEmail,
     const match = extractField(field, rendered.docs, fixedLines(template), started + timeBudgetMs)
     if (!match) {
       details[field.name] = { ...emptyField(), reason: whyMissing(field, rendered.docs) }
+      continue
+    }
+    // A form's placeholder for a question left unanswered (`No response`, `N/A`, `—`) is no value:
+    // the field is empty with the reason, unless the sample's value was such a placeholder too.
+    if (!match.items && NO_ANSWER.test(match.value.trim()) && !NO_ANSWER.test(field.sampleValue.trim())) {
+      details[field.name] = { ...emptyField(), reason: `no answer (the email says ${JSON.stringify(match.value.trim())})` }
       continue
     }
     if (match.items) {

@@ -1134,6 +1134,15 @@ describe('anchors and shapes', () => {
 })
 
 describe('never silently wrong', () => {
+  it("a form's placeholder for an unanswered question is no value, with the reason", async () => {
+    const mail = (company: string) => html(`<p>New response</p><p>Name</p><p>Ann Lee</p><p>Company</p><p><i>${company}</i></p><p>Team size</p><p>11–50</p>`)
+    const [got, dash] = await learnAndRun(mail('Zeta Labs'), [{ name: 'Company', value: 'Zeta Labs' }, { name: 'Team', value: '11–50' }], [mail('No response'), mail('—')])
+    expect(got!.fields).toEqual({ Company: null, Team: '11–50' })
+    expect(got!.status).toBe('partial')
+    expect(got!.details.Company!.reason).toBe('no answer (the email says "No response")')
+    expect(dash!.fields.Company).toBeNull()
+  })
+
   it('an absent optional line is empty with a reason naming the field', async () => {
     const mail = (lines: string[]) => text(`Booking confirmed\n\n${lines.join('\n')}\n\nSee you soon!`)
     const sample = mail(['Guest: Ann Lee', 'Check-in: Mar 3, 2025', 'Special request: Late arrival', 'Total: $300.00'])
