@@ -1133,6 +1133,49 @@ describe('anchors and shapes', () => {
   })
 })
 
+describe('a line between items', () => {
+  const journey = (legs: Array<[string, string, string, string]>) =>
+    html(
+      `<p>Outbound</p><table>` +
+        legs
+          .map(
+            ([dt, from, at, to], i) =>
+              `<tr><td>${dt}</td><td>${from}</td></tr><tr><td>1h 14m</td><td>ICE ${500 + i}</td></tr><tr><td>${at}</td><td>${to}</td></tr>` +
+              (i < legs.length - 1 ? `<tr><td colspan="2">Change at ${to} · ${20 + i} min</td></tr>` : ''),
+          )
+          .join('') +
+        `</table><p>Passengers (1)</p><p>Ann Lee</p>`,
+    )
+
+  it('reads the last leg of a journey, which has no change line after it, and a journey of one leg', async () => {
+    const sample = journey([
+      ['06:10', 'Berlin Hbf', '07:24', 'Leipzig Hbf'],
+      ['07:53', 'Leipzig Hbf', '09:57', 'Nürnberg Hbf'],
+      ['10:33', 'Nürnberg Hbf', '11:49', 'München Hbf'],
+    ])
+    const fields = [
+      { name: 'From', value: 'Berlin Hbf' },
+      { name: 'Arrive', value: '07:24' },
+      { name: 'To', value: 'Leipzig Hbf', context: { before: '07:24' } },
+    ]
+    const [two, one] = await learnAndRun(sample, fields, [
+      journey([
+        ['08:00', 'Paris Gare de Lyon', '10:01', 'Lyon Part-Dieu'],
+        ['10:30', 'Lyon Part-Dieu', '12:15', 'Marseille'],
+      ]),
+      journey([['06:25', 'Hamburg Hbf', '07:48', 'Hannover Hbf']]),
+    ])
+    expect(two!.fields).toEqual({ From: 'Paris Gare de Lyon\nLyon Part-Dieu', Arrive: '10:01\n12:15', To: 'Lyon Part-Dieu\nMarseille' })
+    expect(one!.fields).toEqual({ From: 'Hamburg Hbf', Arrive: '07:48', To: 'Hannover Hbf' })
+  })
+
+  it('does not read a line of text after items of a name and a Qty line as one more item', async () => {
+    const order = (items: Array<[string, number]>) => text(`Your order\n\n${items.map(([n, q]) => `${n}\nQty: ${q}`).join('\n')}\nThank you for shopping with us\n\nTotal: $10.00`)
+    const [got] = await learnAndRun(order([['Linen Shirt', 2], ['Wool Scarf', 1]]), [{ name: 'Item', value: 'Linen Shirt' }], [order([['Bee Hat', 1], ['Cap', 3], ['Dune Socks', 2]])])
+    expect(got!.fields.Item).toBe('Bee Hat\nCap\nDune Socks')
+  })
+})
+
 describe('never silently wrong', () => {
   it("a form's placeholder for an unanswered question is no value, with the reason", async () => {
     const mail = (company: string) => html(`<p>New response</p><p>Name</p><p>Ann Lee</p><p>Company</p><p><i>${company}</i></p><p>Team size</p><p>11–50</p>`)

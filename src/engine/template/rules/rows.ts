@@ -418,6 +418,9 @@ function hasFixedText(pattern: string): boolean {
   return /[^\s]/.test(rest)
 }
 
+/** A unit line's pattern that starts with fixed words (`Change at …`), not a value or a number. */
+const STARTS_WITH_WORDS = /^\^\\s\*\p{L}{2,}/u
+
 /** `firstEnd` and `end`: the content indices after the run's first unit and after its last. */
 /** `single`: the sample has one item, found by its shape alone (see singleItem). */
 export type LearnedRun = { unit: UnitLine[]; first: number; count: number; lines: number[]; firstEnd: number; end: number; single?: true }
@@ -452,7 +455,22 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
       // The user highlights the first item: a look-alike unit right above (not a table's header)
       // means these are lines of one block (an address), not items.
       if (first - k >= 0 && unitAt(doc, lines, first - k, unit, stops) && !headerAbove(doc, lines, first, 'cells' in unit[0]! ? unit[0]!.cells.length : -1, variable)) continue
-      const run = runFrom(doc, lines, first, unit, stops)
+      let run = runFrom(doc, lines, first, unit, stops)
+      // A line between items (`Change at Leipzig Hbf · 29 min` between a journey's legs) is not
+      // after the last one: the unit without it right after the run is the last item, and the line
+      // is optional.
+      const between = unit[k - 1]!
+      if (k > 1 && run.length >= 2 && 'pattern' in between && between.pattern !== null && STARTS_WITH_WORDS.test(between.pattern) && !between.optional) {
+        const end = runEnd(doc, lines, run, unit, stops)
+        // The rest of the unit must be lines of some form (rows, patterns), two or more: any line
+        // of text after the items reads as a unit of one free line.
+        const rest = unit.slice(0, -1)
+        const formed = rest.length >= 2 && rest.every((u) => 'cells' in u || u.pattern !== null)
+        if (formed && !unitAt(doc, lines, end, unit, stops) && unitAt(doc, lines, end, rest, stops)) {
+          unit[k - 1] = { ...between, optional: true }
+          run = runFrom(doc, lines, first, unit, stops)
+        }
+      }
       // Each other unit must read like this one by its own spec too, and hold a value of the same
       // kind where the sample's value is (`$28.99` under `2,361 kWh` is a key–value table).
       const kind = (l: number) => valueKind(doc, l, span, line)
