@@ -1107,6 +1107,18 @@ describe('anchors and shapes', () => {
     expect(got!.fields.Quantity).toBe('3')
   })
 
+  it("reads an order number of another form after its label, where the sample's (17 digits in groups) is no phone number", async () => {
+    const mail = (order: string) => html(`<table><tr><td>Order number</td><td>${order}</td></tr><tr><td>Store</td><td>Amazon</td></tr></table>`)
+    const results = await learnAndRun(mail('111-9719503-6430454'), [{ name: 'Order', value: '111-9719503-6430454' }], [mail('M-43668'), mail('37893')])
+    expect(results.map((r) => r.fields.Order)).toEqual(['M-43668', '37893'])
+  })
+
+  it("does not read the ship-to city from another address that has the sample's state", async () => {
+    const mail = (from: string, to: string) => text(`Ship from\n\nZeta Labs\n5940 Main Street\n${from}\n\nShip to\n\nAnn Lee\n12 Elm Road\n${to}\n\nCharges\nPostage: $9.00`)
+    const [got] = await learnAndRun(mail('Boise, ID 83702', 'Portland, OR 97209'), [{ name: 'City', value: 'Portland' }], [mail('Portland, OR 97209', 'Española, NM 87532')])
+    expect(got!.fields.City).toBe('Española')
+  })
+
   it('matches a label whose middle varies', async () => {
     const mail = (tax: string, amount: string) => text(`Subtotal: $100.00\n${tax}: ${amount}\nTotal: $105.00`)
     const [got] = await learnAndRun(mail('Tax North America 5.0%', '$5.00'), [{ name: 'Tax', value: '$5.00' }], [mail('Tax NY State Sales Tax 8.875%', '$8.88')])

@@ -63,7 +63,7 @@ const ALNUM = /[\p{L}\p{N}]/u
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i
 const HIDDEN_ATTR = /(?:^|\s)hidden(?=[\s=/]|$)/i
 /** A tag's attributes are read only when they hold one of these words (as written: not every mix of cases). */
-const ATTR_OF_INTEREST = /none|hidden|colspan|flex|NONE|HIDDEN|COLSPAN|FLEX|None|Hidden|Colspan|Flex/
+const ATTR_OF_INTEREST = /none|hidden|colspan|flex|line-through|NONE|HIDDEN|COLSPAN|FLEX|LINE-THROUGH|None|Hidden|Colspan|Flex/
 const COLSPAN = /(?:^|\s)colspan\s*=\s*["']?\s*(\d{1,3})/i
 /**
  * A flex container laid out in a row (React Email's and Tailwind's `display:flex;
@@ -72,6 +72,7 @@ const COLSPAN = /(?:^|\s)colspan\s*=\s*["']?\s*(\d{1,3})/i
  */
 const FLEX_ROW = /display\s*:\s*(?:inline-)?flex\b/i
 const FLEX_COLUMN = /flex-direction\s*:\s*column|flex-flow\s*:\s*column/i
+const STRUCK_STYLE = /text-decoration(?:-line)?\s*:[^;"']*line-through/i
 
 /** Collects the lines of one block of output: the document, or one table cell. */
 class Sink {
@@ -293,9 +294,11 @@ class Converter {
       const colspan = COLSPAN.exec(attrs)
       if (colspan) this.colspan = Math.min(Number(colspan[1]), 50)
       if (FLEX_ROW.test(attrs) && !FLEX_COLUMN.test(attrs)) this.flexRow = true
+      if (STRUCK_STYLE.test(attrs)) this.hidden = true
     }
-    // Struck-through text is what no longer holds: an old price before the price (`<s>€500.43</s>
-    // €400.34`), a removed line. Left out, so the cell reads as the value it shows now.
+    // Struck-through text (these elements, or a line-through style) is what no longer holds: an old
+    // price before the price (`<s>€500.43</s> €400.34`), a removed line. Left out, so the cell
+    // reads as the value it shows now.
     if (name === 's' || name === 'strike' || name === 'del') this.hidden = true
     this.openElement(name)
   }

@@ -225,7 +225,9 @@ export function detectShape(value: string, type?: FieldType): { shape: Shape; op
   // next email's may be longer, or have letters (`1Z999AA10123456784`).
   if (/^\d{9,}$/.test(v)) return { shape: 'id', options: { skeleton: skeletonOf(v), lower: false } }
   if (FULL.number.test(v)) return { shape: 'number', options: { percent: v.endsWith('%') } }
-  if (FULL.phone.test(v) && (v.match(/\d/g)?.length ?? 0) >= 7) return { shape: 'phone', options: {} }
+  // A phone number has 7 to 15 digits (E.164's longest); more, in groups, is a reference (`111-9719503-6430454`).
+  const digitCount = v.match(/\d/g)?.length ?? 0
+  if (FULL.phone.test(v) && digitCount >= 7 && digitCount <= 15) return { shape: 'phone', options: {} }
   if (!/\s/.test(v) && HAS_DIGIT.test(v) && v.length <= 80) return { shape: 'id', options: { skeleton: skeletonOf(v), lower: /\p{Ll}/u.test(v) } }
   return { shape: 'text', options: {} }
 }

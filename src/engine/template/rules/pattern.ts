@@ -56,6 +56,9 @@ function escapeRe(s: string): string {
  */
 const NUMBER_RUN = /[^\s\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]*\d[^\s\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\u3000-\u303f\uff01-\uff0f\uff1a-\uff20]*/gu
 
+/** A state or province code after a city's comma, before its postcode (`, OR 97209`, `, ON K1P`). */
+const STATE_CODE = /,\s*\p{Lu}{2,3}(?=\s+[\p{L}\p{N}]*\d)/gu
+
 /**
  * A line pattern for a repeated section: the line's fixed text literal, numbers and other fields'
  * values free, the value captured. `2 x Blue Widget — $10.00` → `^\s*\S*\d\S*\s+x\s+(.+?)\s*—\s*\S*\d\S*\s*$`.
@@ -136,7 +139,9 @@ export function learnPattern(doc: Doc, span: Span, field: FieldTemplate, variabl
     const [s, e] = variable[i]!
     if (s >= ls && e <= doc.lineEnd[line]!) fixed = fixed.replace(doc.text.slice(s, e), '')
   }
-  if (!/[^\s\d]/u.test(fixed.replace(/\S*\d\S*/g, ''))) return null
+  // A code of capitals (a state between a city and its postcode: `Portland, OR 97209`) is data too:
+  // a pattern whose only fixed text it is would find another address with the same state.
+  if (!/[^\s\d,.;]/u.test(fixed.replace(STATE_CODE, '').replace(/\S*\d\S*/g, ''))) return null
   const pattern = linePattern(doc, line, span, variable)
   if (!pattern) return null
   const matches = patternMatches(doc, pattern, field)
