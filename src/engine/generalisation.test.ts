@@ -1119,6 +1119,26 @@ describe('anchors and shapes', () => {
     expect(got!.fields.City).toBe('Española')
   })
 
+  it("learns a quantity written '1x' from the wizard's context when the sample also shows a 1 elsewhere", async () => {
+    // Modifier lines under an item's name, in its cell (`+ Spicy mayo`).
+    const order = (items: Array<[number, string]>) =>
+      html(
+        `<p>Placed 6/7/23 1:18 PM</p><table>${items.map(([q, n]) => `<tr><td>${q}x</td><td>${n}<br>+ Spicy mayo<br>- No sesame</td><td>$9.50</td></tr>`).join('')}<tr><td>Total</td><td></td><td>$19.00</td></tr></table>`,
+      )
+    const [got] = await learnAndRun(
+      order([
+        [1, 'Spicy Tuna Roll'],
+        [1, 'Fish Tacos'],
+      ]),
+      [
+        { name: 'Quantity', value: '1', type: 'number' as const, context: { after: 'x Spicy Tuna Roll' } },
+        { name: 'Item', value: 'Spicy Tuna Roll' },
+      ],
+      [order([[3, 'Chips & Salsa'], [2, 'Crème Brûlée'], [1, 'Tea']])],
+    )
+    expect(got!.fields).toEqual({ Quantity: '3\n2\n1', Item: 'Chips & Salsa\nCrème Brûlée\nTea' })
+  })
+
   it('matches a label whose middle varies', async () => {
     const mail = (tax: string, amount: string) => text(`Subtotal: $100.00\n${tax}: ${amount}\nTotal: $105.00`)
     const [got] = await learnAndRun(mail('Tax North America 5.0%', '$5.00'), [{ name: 'Tax', value: '$5.00' }], [mail('Tax NY State Sales Tax 8.875%', '$8.88')])

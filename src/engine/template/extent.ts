@@ -148,6 +148,8 @@ function tailRe(pattern: string): RegExp {
 function tailPattern(doc: Doc, from: number, to: number, variable: Span[]): string | null {
   const rest = doc.text.slice(from, to)
   if (rest.trim() === '' || rest.length > 60 || rest.includes('\t')) return null
+  // A quantity's marker (`2x`, `3 ×`): the number before it is the value.
+  if (/^\s*[x×]\s*$/iu.test(rest) && /\d$/.test(doc.text.slice(Math.max(0, from - 1), from))) return '\\s*[x×]\\s*'
   let out = ''
   let free = false
   let i = from

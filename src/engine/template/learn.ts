@@ -18,7 +18,7 @@ import { mergeSpans, type Span } from './spans'
 import type { Docs, FieldTemplate, Rule, Template, View } from './types'
 
 /** Occurrences of the highlighted text in a body, whitespace-insensitive. */
-function findOccurrences(doc: Doc, value: string): Span[] {
+function findOccurrences(doc: Doc, value: string, touching = false): Span[] {
   const parts = value.trim().split(/\s+/).filter(Boolean)
   if (parts.length === 0) return []
   const body = parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')
@@ -31,7 +31,9 @@ function findOccurrences(doc: Doc, value: string): Span[] {
   // A number may touch letters (`2x Garlic Naan`, `3pcs`), never other digits (`12` in `2012`).
   const numLead = /^\p{N}/u.test(first) ? '(?<![\\p{N}][.,]?)' : lead
   const numTail = /\p{N}$/u.test(last) ? '(?![.,]?[\\p{N}])' : tail
-  const sources = [`${lead}${body}${tail}`, `${numLead}${body}${numTail}`]
+  // `touching`: the number touching letters too, where the wizard's context says which occurrence
+  // the user highlighted (`1` of `1x Spicy Tuna Roll` in a sample that also shows `1:18 PM`).
+  const sources = touching ? [`${numLead}${body}${numTail}`] : [`${lead}${body}${tail}`, `${numLead}${body}${numTail}`]
   for (const [source, flags] of sources.flatMap((src) => [[src, 'gu'], [src, 'giu']] as const)) {
     const re = new RegExp(source, flags)
     const out: Span[] = []
@@ -48,36 +50,52 @@ function findOccurrences(doc: Doc, value: string): Span[] {
 const SEPARATORS_AT_END = /[\s:|=>»•·–—*]+$/u
 const SEPARATORS_AT_START = /^[\s:|=<»•·–—*]+/u
 
+/**
+ * The occurrence the wizard's context points at among those of a number that touch letters
+ * (`1x`), when no occurrence with word boundaries has that context: null otherwise.
+ */
+function byContext(doc: Doc, field: ExtractionField): Span | null {
+  if (!(field.context?.before || field.context?.after) || !/^\p{N}|\p{N}$/u.test(field.value.trim())) return null
+  const strict = findOccurrences(doc, field.value)
+  if (contextScore(doc, strict, field) !== null) return null
+  const touching = findOccurrences(doc, field.value, true).filter((t) => !strict.some((s) => s[0] === t[0]))
+  return contextScore(doc, touching, field)
+}
+
+/** The occurrence whose surroundings read as the wizard's context, or null when none does. */
+function contextScore(doc: Doc, spans: Span[], field: ExtractionField): Span | null {
+  const ctx = field.context
+  // What separates a label from its value may differ between the bodies (`Quantity` ⇥ `9` in the
+  // HTML the user highlighted, `Quantity: 9` in the text): it is left out on both sides.
+  const wantBefore = squash(ctx?.before ?? '').replace(SEPARATORS_AT_END, '')
+  const wantAfter = squash(ctx?.after ?? '').replace(SEPARATORS_AT_START, '')
+  let best: Span | null = null
+  // Context that matches nowhere (another rendering of the body) finds nothing.
+  let bestScore = Math.min(6, Math.max(1, wantBefore.length + wantAfter.length) - 1)
+  for (const span of spans) {
+    let score = 0
+    if (wantBefore) {
+      const before = squash(doc.text.slice(Math.max(0, span[0] - ctx!.before!.length * 2 - 20), span[0])).replace(SEPARATORS_AT_END, '')
+      const n = commonSuffix(before, wantBefore)
+      // `Total:` must not match inside `Subtotal:`: a whole match ends at a word boundary.
+      score += n === wantBefore.length && /[\p{L}\p{N}]/u.test(before[before.length - n - 1] ?? '') ? n - 0.5 : n
+    }
+    if (wantAfter) {
+      const after = squash(doc.text.slice(span[1], span[1] + ctx!.after!.length * 2 + 20)).replace(SEPARATORS_AT_START, '')
+      const n = commonPrefix(after, wantAfter)
+      score += n === wantAfter.length && /[\p{L}\p{N}]/u.test(after[n] ?? '') ? n - 0.5 : n
+    }
+    if (score > bestScore) {
+      best = span
+      bestScore = score
+    }
+  }
+  return best
+}
+
 function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField): Span {
   const ctx = field.context
-  if (ctx?.before || ctx?.after) {
-    // What separates a label from its value may differ between the bodies (`Quantity` ⇥ `9` in the
-    // HTML the user highlighted, `Quantity: 9` in the text): it is left out on both sides.
-    const wantBefore = squash(ctx.before ?? '').replace(SEPARATORS_AT_END, '')
-    const wantAfter = squash(ctx.after ?? '').replace(SEPARATORS_AT_START, '')
-    let best = spans[Math.min(ctx.occurrence ?? 0, spans.length - 1)]!
-    // Context that matches nowhere (another rendering of the body) leaves the default occurrence.
-    let bestScore = Math.min(6, Math.max(1, wantBefore.length + wantAfter.length) - 1)
-    for (const span of spans) {
-      let score = 0
-      if (wantBefore) {
-        const before = squash(doc.text.slice(Math.max(0, span[0] - ctx.before!.length * 2 - 20), span[0])).replace(SEPARATORS_AT_END, '')
-        const n = commonSuffix(before, wantBefore)
-        // `Total:` must not match inside `Subtotal:`: a whole match ends at a word boundary.
-        score += n === wantBefore.length && /[\p{L}\p{N}]/u.test(before[before.length - n - 1] ?? '') ? n - 0.5 : n
-      }
-      if (wantAfter) {
-        const after = squash(doc.text.slice(span[1], span[1] + ctx.after!.length * 2 + 20)).replace(SEPARATORS_AT_START, '')
-        const n = commonPrefix(after, wantAfter)
-        score += n === wantAfter.length && /[\p{L}\p{N}]/u.test(after[n] ?? '') ? n - 0.5 : n
-      }
-      if (score > bestScore) {
-        best = span
-        bestScore = score
-      }
-    }
-    return best
-  }
+  if (ctx?.before || ctx?.after) return contextScore(doc, spans, field) ?? spans[Math.min(ctx.occurrence ?? 0, spans.length - 1)]!
   if (ctx?.occurrence === undefined && spans.length > 1) {
     // The same value twice (a tip equal to the service fee): the one labelled like the field.
     // In a table, the one under the column headed like the field (a price equal to the line's
@@ -198,7 +216,7 @@ export function learnTemplate(docs: Docs, fields: ExtractionField[], varying: Pa
     const doc = docs[view]
     if (!doc) continue
     const found = fields.map((f) => findOccurrences(doc, f.value))
-    const spans: Array<Span | null> = fields.map((f, i) => (found[i]!.length > 0 ? chooseOccurrence(doc, found[i]!, f) : null))
+    const spans: Array<Span | null> = fields.map((f, i) => (found[i]!.length > 0 ? (byContext(doc, f) ?? chooseOccurrence(doc, found[i]!, f)) : null))
     // Every occurrence of a highlighted value is variable text, never an anchor; so are dates, amounts, links.
     // Text another sample of the sender shows differently (`varying`) is data too.
     const variable = mergeSpans([...found.flatMap((list) => list.slice(0, 50)), ...findShapeSpans(doc.text), ...(varying[view] ?? [])])
