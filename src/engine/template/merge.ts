@@ -128,7 +128,13 @@ export function learnFromSamples(samples: LearningSample[]): Template {
   const fields = base.fields.map((field) => {
     const merged: FieldTemplate = { ...field, ...mergedShape(field, samples), rules: {} }
     for (const view of VIEWS) {
-      const items = (alone.fields.find((f) => f.name === field.name)?.rules[view] ?? []).some((r) => ITEM_KINDS.has(r.kind))
+      const aloneRules = alone.fields.find((f) => f.name === field.name)?.rules[view] ?? []
+      const items = aloneRules.some((r) => ITEM_KINDS.has(r.kind))
+      // A field the first sample shows as items (more than one) is read as items: a rule for one
+      // value that another sample's view adds (a label that finds the first of the items) would
+      // read the first item alone and call it the field, as a sample of one item cannot contradict.
+      const itemsOnly = aloneRules.some((r) => ITEM_KINDS.has(r.kind) && !(r.kind === 'rows' && r.single))
+      const aloneKeys = new Set(aloneRules.map((r) => JSON.stringify(r)))
       const seen = new Set<string>()
       const candidates: Rule[] = []
       const fromFirst = new Set<Rule>()
@@ -140,6 +146,7 @@ export function learnFromSamples(samples: LearningSample[]): Template {
           const key = JSON.stringify(rule)
           // A field the first sample showed as one value never becomes a list from another sample.
           if (!items && ITEM_KINDS.has(rule.kind)) continue
+          if (itemsOnly && !ITEM_KINDS.has(rule.kind) && !aloneKeys.has(key)) continue
           if (!seen.has(key)) {
             seen.add(key)
             candidates.push(rule)
