@@ -75,8 +75,12 @@ function expectExactlyOnce(rows: string[][], ids: string[]) {
 }
 
 /** Some of the user's rows are marked 'writing' and the stalled append has not been answered yet. */
-const appendInFlight = (userId: string, stall: { fired: () => Promise<number> }) => async () =>
-  (await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))).some((r) => r.sheetState === 'writing') && (await stall.fired()) === 0
+// The append has reached Google and Google has not answered yet: rows marked 'writing' alone may
+// be a request not yet sent, which a kill then cancels (the stalled append would never land).
+const appendInFlight = (userId: string, stall: { fired: () => Promise<number>; arrived: () => Promise<number> }) => async () =>
+  (await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))).some((r) => r.sheetState === 'writing') &&
+  (await stall.arrived()) >= 1 &&
+  (await stall.fired()) === 0
 
 const settled = (userId: string) => async () =>
   (await t.db.select().from(parsedEmails).where(eq(parsedEmails.userId, userId))).filter(

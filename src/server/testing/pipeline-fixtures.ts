@@ -150,7 +150,10 @@ export async function injectFault(google: TestEmulator, spec: Record<string, unk
   const id = created.json.id as string
   return {
     id,
+    /** Requests the fault has answered (logged once its latency is over). */
     fired: async () => ((await google.control('/requests')).json.requests as Array<{ fault?: string }>).filter((r) => r.fault === id).length,
+    /** Requests that have reached the fault, answered or still held by its latency. */
+    arrived: async () => ((await google.control('/faults')).json.faults as Array<{ id: string; fired: number }>).find((f) => f.id === id)?.fired ?? 0,
   }
 }
 
