@@ -206,15 +206,10 @@ function nextLineWords(doc: Doc, end: number, variable: Span[], beforeData = fal
  */
 function endingLines(doc: Doc, end: number, variable: Span[]): string[][] {
   const out: string[][] = []
-  let l = nextLine(doc, end)
-  for (let seen = 0; l >= 0 && seen < MAX_ENDS; seen++) {
+  for (let l = nextLine(doc, end), seen = 0; l >= 0 && seen < MAX_ENDS; seen++) {
+    const words = nextLineWords(doc, doc.lineStart[l]!, variable, true)
+    if (words && words.length >= 2) out.push(words)
     l = nextLine(doc, doc.lineStart[l]!)
-    if (l < 0) break
-    const value = spanAt(variable, doc.lineStart[l]!, doc.lineEnd[l]!)
-    const words = wordsOf(lineText(doc, l).slice(0, value ? value[0] - doc.lineStart[l]! : 200)).slice(0, 3)
-    const cut = words.findIndex(hasDigit)
-    const fixed = cut < 0 ? words : words.slice(0, cut)
-    if (fixed.length >= 2) out.push(fixed)
   }
   return out
 }

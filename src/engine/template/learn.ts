@@ -51,13 +51,11 @@ const SEPARATORS_AT_END = /[\s:|=>»•·–—*]+$/u
 const SEPARATORS_AT_START = /^[\s:|=<»•·–—*]+/u
 
 /**
- * The occurrence the wizard's context points at among those of a number that touch letters
- * (`1x`), when no occurrence with word boundaries has that context: null otherwise.
+ * A number the user highlighted where it touches letters (`1` of `1x Spicy Tuna Roll`, in a sample
+ * that also shows `1:18 PM`): among such occurrences, the one with the wizard's context, or null.
  */
-function byContext(doc: Doc, field: ExtractionField): Span | null {
-  if (!(field.context?.before || field.context?.after) || !/^\p{N}|\p{N}$/u.test(field.value.trim())) return null
-  const strict = findOccurrences(doc, field.value)
-  if (contextScore(doc, strict, field) !== null) return null
+function touchingByContext(doc: Doc, strict: Span[], field: ExtractionField): Span | null {
+  if (!/^\p{N}|\p{N}$/u.test(field.value.trim())) return null
   const touching = findOccurrences(doc, field.value, true).filter((t) => !strict.some((s) => s[0] === t[0]))
   return contextScore(doc, touching, field)
 }
@@ -95,7 +93,7 @@ function contextScore(doc: Doc, spans: Span[], field: ExtractionField): Span | n
 
 function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField): Span {
   const ctx = field.context
-  if (ctx?.before || ctx?.after) return contextScore(doc, spans, field) ?? spans[Math.min(ctx.occurrence ?? 0, spans.length - 1)]!
+  if (ctx?.before || ctx?.after) return contextScore(doc, spans, field) ?? touchingByContext(doc, spans, field) ?? spans[Math.min(ctx.occurrence ?? 0, spans.length - 1)]!
   if (ctx?.occurrence === undefined && spans.length > 1) {
     // The same value twice (a tip equal to the service fee): the one labelled like the field.
     // In a table, the one under the column headed like the field (a price equal to the line's
@@ -216,7 +214,7 @@ export function learnTemplate(docs: Docs, fields: ExtractionField[], varying: Pa
     const doc = docs[view]
     if (!doc) continue
     const found = fields.map((f) => findOccurrences(doc, f.value))
-    const spans: Array<Span | null> = fields.map((f, i) => (found[i]!.length > 0 ? (byContext(doc, f) ?? chooseOccurrence(doc, found[i]!, f)) : null))
+    const spans: Array<Span | null> = fields.map((f, i) => (found[i]!.length > 0 ? chooseOccurrence(doc, found[i]!, f) : null))
     // Every occurrence of a highlighted value is variable text, never an anchor; so are dates, amounts, links.
     // Text another sample of the sender shows differently (`varying`) is data too.
     const variable = mergeSpans([...found.flatMap((list) => list.slice(0, 50)), ...findShapeSpans(doc.text), ...(varying[view] ?? [])])
