@@ -17,9 +17,12 @@ import { evaluateCorpus } from './corpus-eval'
 // 99.60%; six more (first 78.4% together: an English sample for German emails among them) took the
 // 100 to 98.23%, and after that work they stood at 98.94% and 99.32%; with three more (bank-transactions-
 // digest, hotel-folio, merchant-online-order) the 103 stood at 98.98% and 99.34%, and with
-// invoice-reminder-digest the 104 stand at 98.95% and 99.31%.
-const TUNING_ONE_SAMPLE_FLOOR = 0.989
-const TUNING_TWO_SAMPLES_FLOOR = 0.993
+// invoice-reminder-digest the 104 stood at 98.95% and 99.31%. Decision 030 added listing-alert (with
+// the cards rule that reads it, 92.9%) and four senders modelled on open-source projects' templates
+// (sylius-order, gravity-form-entry, invoiceninja-invoice, trial-expiring; first 74.2%, 75.9%, 97.5%
+// and 82.5%): the 109 stand at 98.18% and 98.67%.
+const TUNING_ONE_SAMPLE_FLOOR = 0.981
+const TUNING_TWO_SAMPLES_FLOOR = 0.986
 /** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
 /** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%). */

@@ -1208,6 +1208,79 @@ describe('a line between items', () => {
   })
 })
 
+describe('items as cards of several lines', () => {
+  type Card = { badge?: string; price: string; beds: string; baths: string; area: string; kind: string; street: string; city: string; openHouse?: string }
+  const alert = (cards: Card[]) =>
+    html(
+      `<h2>Saved search</h2><p>Close-in eastside</p><p>${cards.length} new listings</p>` +
+        cards
+          .map(
+            (c) =>
+              `<table><tr><td>${c.badge ? `<p>${c.badge}</p>` : ''}<p><b>${c.price}</b></p><p>${c.beds} | ${c.baths} ba | ${c.area} sqft</p><p>${c.kind}</p>` +
+              `<p>${c.street}<br>${c.city}</p>${c.openHouse ? `<p>Open house: ${c.openHouse}</p>` : ''}<p>Listing by: Redfin</p></td></tr></table>`,
+          )
+          .join('') +
+        `<p>View all homes</p><p>You saved this search on Nestfind.</p>`,
+    )
+  const sample = alert([
+    { badge: 'New', price: '$292,000', beds: '2 bd', baths: '1.5', area: '1,269', kind: 'Condo for sale', street: '9793 SE Hawthorne Blvd', city: 'Portland, OR 97211', openHouse: 'Tue, Jul 1, 10 AM' },
+    { badge: 'Price cut: $15,000', price: '$319,000', beds: '4 bd', baths: '2', area: '2,522', kind: 'House for sale', street: '9647 NE Alberta St', city: 'Portland, OR 97214', openHouse: 'Mon, Jun 30, 2 PM' },
+    { price: '$574,900', beds: '5 bd', baths: '3', area: '2,797', kind: 'House for sale', street: '5885 NW Johnson St', city: 'Milwaukie, OR 97222', openHouse: 'Sun, Jun 29, 1 PM' },
+  ])
+  const fields = [
+    { name: 'Price', value: '$292,000' },
+    { name: 'Beds', value: '2', context: { after: 'bd' } },
+    { name: 'Area', value: '1,269' },
+    { name: 'Address', value: '9793 SE Hawthorne Blvd' },
+    { name: 'City', value: 'Portland, OR 97211' },
+  ]
+
+  it('reads each card by its key line, with badges and open-house lines coming and going', async () => {
+    const [got] = await learnAndRun(sample, fields, [
+      alert([
+        { price: '$869,900', beds: '3 bd', baths: '2.5', area: '1,613', kind: 'Townhouse for sale', street: '7359 W Slaughter Ln', city: 'Austin, TX 78748' },
+        { badge: 'New', price: '$1,446,000', beds: '4 bd', baths: '1', area: '1,554', kind: 'House for sale', street: '6773 Cherry Creek Dr', city: 'Round Rock, TX 78664', openHouse: 'Sat, Jul 27, 10 AM' },
+      ]),
+    ])
+    expect(got!.fields).toEqual({
+      Price: '$869,900\n$1,446,000',
+      Beds: '3\n4',
+      Area: '1,613\n1,554',
+      Address: '7359 W Slaughter Ln\n6773 Cherry Creek Dr',
+      City: 'Austin, TX 78748\nRound Rock, TX 78664',
+    })
+    expect(got!.status).toBe('success')
+  })
+
+  it("reads a card whose key line reads otherwise ('Studio') by its other lines, and says the key line's values are missing", async () => {
+    const [got] = await learnAndRun(sample, fields, [
+      alert([
+        { price: '$244,900', beds: 'Studio', baths: '1', area: '612', kind: 'Condo for sale', street: '8101 Lowell Blvd', city: 'Denver, CO 80211' },
+        { price: '$886,000', beds: '1 bd', baths: '1.5', area: '1,210', kind: 'Condo for sale', street: '6896 Perry St', city: 'Arvada, CO 80003' },
+      ]),
+    ])
+    expect(got!.fields.Price).toBe('$244,900\n$886,000')
+    expect(got!.fields.Address).toBe('8101 Lowell Blvd\n6896 Perry St')
+    expect(got!.fields.Beds).toBe('\n1')
+    expect(got!.status).toBe('partial')
+    expect(got!.details.Beds!.reason).toBe('1 of 2 items have no value')
+  })
+
+  it('reads two sections of one email that look alike as values of their own when the second is highlighted too', async () => {
+    const trip = (out: string, back: string) => text(`Your booking is confirmed\n\nOutbound\nFlight ${out} · 4 May 2023 · 02:47\nFrom: Dublin (DUB)\nReturn\nFlight ${back} · 12 May 2023 · 02:47\nFrom: Reykjavík (KEF)\n\nTotal: €34.00`)
+    const [got] = await learnAndRun(
+      trip('IB 5528', 'IB 647'),
+      [
+        { name: 'Flight', value: 'IB 5528' },
+        { name: 'Date', value: '4 May 2023' },
+        { name: 'Return flight', value: 'IB 647' },
+      ],
+      [trip('IB 100', 'IB 200')],
+    )
+    expect(got!.fields).toEqual({ Flight: 'IB 100', Date: '4 May 2023', 'Return flight': 'IB 200' })
+  })
+})
+
 describe('never silently wrong', () => {
   it("a form's placeholder for an unanswered question is no value, with the reason", async () => {
     const mail = (company: string) => html(`<p>New response</p><p>Name</p><p>Ann Lee</p><p>Company</p><p><i>${company}</i></p><p>Team size</p><p>11–50</p>`)
@@ -1216,6 +1289,23 @@ describe('never silently wrong', () => {
     expect(got!.status).toBe('partial')
     expect(got!.details.Company!.reason).toBe('no answer (the email says "No response")')
     expect(dash!.fields.Company).toBeNull()
+  })
+
+  it("does not read a one-item block from another run of such lines when the line it followed is gone (a promotion's line)", async () => {
+    const order = (promo: boolean, billingPhone: boolean, payment: string, total: string) =>
+      html(
+        `<p>Shipping address</p><p>Ann Lee</p><p>+1 583-807-2003</p><p>Billing address</p><p>Bo Yin</p>${billingPhone ? '<p>+1 212-555-0199</p>' : ''}` +
+          `${promo ? '<p>Buy 3, save 15% • -$1.00</p>' : ''}<p>Total: ${total}</p><p>${payment}</p><p>${total}</p><p>FedEx</p><p>Ready</p><p>Thank you for shopping at our store!</p>`,
+      )
+    const [got] = await learnAndRun(
+      order(true, false, 'Bank transfer', '$131.00'),
+      [
+        { name: 'Payment', value: 'Bank transfer' },
+        { name: 'Total', value: '$131.00', context: { before: 'Total:' } },
+      ],
+      [order(false, true, 'PayPal', '$99.00')],
+    )
+    expect(got!.fields).toEqual({ Payment: 'PayPal', Total: '$99.00' })
   })
 
   it('an absent optional line is empty with a reason naming the field', async () => {

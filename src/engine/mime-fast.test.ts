@@ -38,6 +38,11 @@ const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0
 
 /** Messages the fast path must read itself ([name, raw bytes as latin1 or a Buffer]). */
 const covered: Array<[string, string | Buffer]> = [
+  ['a calendar invitation', `${head}Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\ninvite\r\n--b\r\nContent-Type: text/calendar; method=request\r\n\r\nBEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n--b--\r\n`],
+  [
+    'a calendar invitation in Windows-1252, base64, ending in blank lines (its text kept in UTF-8 with one newline at the end)',
+    `${head}Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\ninvite\r\n--b\r\nContent-Type: application/ics; charset=windows-1252; name=invite.ics\r\nContent-Transfer-Encoding: base64\r\n\r\n${b64(Buffer.from('BEGIN:VCALENDAR\r\nSUMMARY:Caf\xe9\r\nEND:VCALENDAR\r\n\r\n\r\n', 'latin1'))}\r\n--b--\r\n`,
+  ],
   ['a single HTML part with LF line ends', `${head.replace(/\r\n/g, '\n')}Content-Type: text/html; charset=utf-8\n\n<p>Total: <b>$25.00</b></p>\n`],
   ['CRLF, LF, doubled CR and bare CR line ends mixed', `${head}Content-Type: text/plain\r\n\r\nline one\nline two\r\r\nline\rthree\r\n\r\nlast`],
   [
@@ -131,7 +136,6 @@ const declined: Array<[string, string | Buffer]> = [
   ['format=flowed', `${head}Content-Type: text/plain; format=flowed; delsp=yes\r\n\r\nsoft \r\nbreak\r\n`],
   ['an unknown charset', Buffer.from(`${head}Content-Type: text/plain; charset=x-klingon\r\nContent-Transfer-Encoding: 8bit\r\n\r\nCafé total €5\r\n`)],
   ['a charset outside UTF-8 and Windows-1252', `${head}Content-Type: text/plain; charset=koi8-r\r\n\r\n\xf0\xd2\xc9\r\n`],
-  ['a calendar invitation', `${head}Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\ninvite\r\n--b\r\nContent-Type: text/calendar; method=request\r\n\r\nBEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n--b--\r\n`],
   ['HTML and plain side by side in a mixed (postal-mime converts between them)', `${head}Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/html\r\n\r\n<p>one</p>\r\n--b\r\nContent-Type: text/plain\r\n\r\ntwo\r\n--b--\r\n`],
   [
     'multiparts nested 12 deep',

@@ -467,6 +467,17 @@ function newPart(parent: Part | null, depth: number): Part {
 
 type TextEntry = { plain: string[] | null; html: string[] | null }
 
+const encoder = new TextEncoder()
+
+/** A calendar invitation as postal-mime keeps it: its text in UTF-8, line ends as `\n`, ending in exactly one. */
+function calendarText(bytes: Uint8Array, part: Part): Uint8Array {
+  const decoder = CHARSETS.get((part.contentType.params.get('charset') || 'utf8').trim().toLowerCase()) ?? decline()
+  const text = decoder.decode(bytes).replace(/\r?\n/g, '\n')
+  let end = text.length
+  while (end > 0 && text.charCodeAt(end - 1) === 0x0a) end--
+  return encoder.encode(`${text.slice(0, end)}\n`)
+}
+
 /** Sorts the leaves into text and attachments as postal-mime does; text that it would convert between HTML and plain declines. */
 function collect(buf: Uint8Array, root: Part): { text?: string; html?: string; attachments: FastAttachment[] } {
   const entries = new Map<Part, TextEntry>()
@@ -488,10 +499,9 @@ function collect(buf: Uint8Array, root: Part): { text?: string; html?: string; a
         ;(entry[kind] ??= []).push(text)
         if (!types.includes(kind)) types.push(kind)
       } else {
-        if (type === 'text/calendar' || type === 'application/ics') decline()
         const [bytes, length] = decodeBody(buf, part)
         const filename = part.filename || part.contentType.params.get('name') || null
-        attachments.push({ filename: filename ? decodeWords(filename) : null, mimeType: type, content: bytes.slice(0, length) })
+        attachments.push({ filename: filename ? decodeWords(filename) : null, mimeType: type, content: type === 'text/calendar' || type === 'application/ics' ? calendarText(bytes.subarray(0, length), part) : bytes.slice(0, length) })
       }
     } else if (part.multipart === 'alternative') {
       alternative = part

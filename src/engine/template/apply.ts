@@ -2,7 +2,7 @@ import type { Doc } from '../doc'
 import { isStrong, sameSkeleton } from '../shapes'
 import { anchorShown, squash, WILDCARD } from './anchors'
 import { labelAnchor, labelCore } from './rules/label'
-import { RULES } from './rules/registry'
+import { ITEM_RULE_KINDS, RULES } from './rules/registry'
 import type { Docs, FieldMatch, FieldTemplate, HandlerOf, Rule, View } from './types'
 
 /** Applies one rule; the value and a confidence, or null. */
@@ -71,7 +71,7 @@ export function extractField(field: FieldTemplate, docs: Docs, fixed: ReadonlySe
 export function whyMissing(field: FieldTemplate, docs: Docs): string {
   const all = Object.values(field.rules).flatMap((rules) => rules ?? [])
   if (all.length === 0) return 'not in the sample email'
-  if (all.some((r) => r.kind === 'rows' || r.kind === 'column' || r.kind === 'list')) return 'line items not found'
+  if (all.some((r) => ITEM_RULE_KINDS.has(r.kind))) return 'line items not found'
   // The HTML and text bodies carry the same content (see extractField): the first one answers,
   // and a text body nothing else needed is not built for a reason.
   const body = 'html' in docs ? docs.html : docs.text

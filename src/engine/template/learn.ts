@@ -3,6 +3,7 @@ import { cellsOf, cleanValue, lineOf, lineText, type Doc } from '../doc'
 import { detectShape, findShapeSpans } from '../shapes'
 import { isLabelLine, squash, wordsOf } from './anchors'
 import { learnExtent } from './extent'
+import { findCards, learnCards, type LearnedCards } from './rules/cards'
 import { learnColumn } from './rules/column'
 import { learnKeyed } from './rules/keyed'
 import { learnLabel } from './rules/label'
@@ -134,12 +135,17 @@ function commonPrefix(a: string, b: string): number {
   return n
 }
 
-function learnRules(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], view: View, run: LearnedRun | null): Rule[] {
+function learnRules(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], view: View, run: LearnedRun | null, cards: LearnedCards | null): Rule[] {
   const others = variable.filter((s) => s[1] <= span[0] || s[0] >= span[1])
   const extents = learnExtent(doc, span, field, others)
   const rules: Rule[] = []
   const push = (rule: Rule | null) => {
     if (rule) rules.push(rule)
+  }
+  // Items as cards are read card by card, or not at all, as rows are below.
+  if (cards) {
+    push(learnCards(doc, span, field, variable, cards))
+    if (rules.length > 0) return rules
   }
   if (run) {
     // A line-item field is read item by item, or not at all: a label or a position would give the
@@ -219,12 +225,25 @@ export function learnTemplate(docs: Docs, fields: ExtractionField[], varying: Pa
     // Text another sample of the sender shows differently (`varying`) is data too.
     const variable = mergeSpans([...found.flatMap((list) => list.slice(0, 50)), ...findShapeSpans(doc.text), ...(varying[view] ?? [])])
     const runs = view === 'subject' ? fields.map(() => null) : itemRuns(doc, spans, fields, variable)
+    // Values no run of look-alike units holds may be in cards of several lines (rules/cards.ts).
+    const cards =
+      view === 'subject'
+        ? new Map<number, LearnedCards>()
+        : findCards(
+            doc,
+            spans,
+            fields.flatMap((f, i) => (spans[i] && !isSummaryRow(doc, spans[i]!, f.name) ? [i] : [])),
+            variable,
+          )
+    // A run of look-alike units that the sample shows fewer of than cards is part of each card (an
+    // address block's lines), not the items.
+    for (const [i, found] of cards) if (runs[i] && runs[i]!.count >= found.count) cards.delete(i)
     fields.forEach((_, i) => {
       const span = spans[i]
       if (!span) return
       // The subject is only a fallback for values the body does not show.
       if (view === 'subject' && (templates[i]!.rules.html?.length || templates[i]!.rules.text?.length)) return
-      const rules = learnRules(doc, span, templates[i]!, variable, view, runs[i]!)
+      const rules = learnRules(doc, span, templates[i]!, variable, view, runs[i]!, cards.get(i) ?? null)
       if (rules.length > 0) templates[i]!.rules[view] = rules
     })
   }

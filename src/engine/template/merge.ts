@@ -4,6 +4,7 @@ import { detectShape, fitsShape } from '../shapes'
 import { squash, wordsOf } from './anchors'
 import { applyRule } from './apply'
 import { learnTemplate } from './learn'
+import { ITEM_RULE_KINDS } from './rules/registry'
 import type { Span } from './spans'
 import type { Docs, FieldTemplate, Rule, Template, View } from './types'
 
@@ -84,8 +85,6 @@ function agrees(rule: Rule, field: FieldTemplate, sample: LearningSample, view: 
   return (got.items ?? got.value.split('\n')).some((v) => squash(v) === value)
 }
 
-const ITEM_KINDS = new Set<Rule['kind']>(['rows', 'column', 'list'])
-
 /** The field's shape over every sample's value: a shape the samples disagree on is loosened to text. */
 function mergedShape(field: FieldTemplate, samples: LearningSample[]): Pick<FieldTemplate, 'shape' | 'shapeOptions'> {
   for (const sample of samples.slice(1)) {
@@ -129,11 +128,11 @@ export function learnFromSamples(samples: LearningSample[]): Template {
     const merged: FieldTemplate = { ...field, ...mergedShape(field, samples), rules: {} }
     for (const view of VIEWS) {
       const aloneRules = alone.fields.find((f) => f.name === field.name)?.rules[view] ?? []
-      const items = aloneRules.some((r) => ITEM_KINDS.has(r.kind))
+      const items = aloneRules.some((r) => ITEM_RULE_KINDS.has(r.kind))
       // A field the first sample shows as items (more than one) is read as items: a rule for one
       // value that another sample's view adds (a label that finds the first of the items) would
       // read the first item alone and call it the field, as a sample of one item cannot contradict.
-      const itemsOnly = aloneRules.some((r) => ITEM_KINDS.has(r.kind) && !(r.kind === 'rows' && r.single))
+      const itemsOnly = aloneRules.some((r) => ITEM_RULE_KINDS.has(r.kind) && !(r.kind === 'rows' && r.single))
       const aloneKeys = new Set(aloneRules.map((r) => JSON.stringify(r)))
       const seen = new Set<string>()
       const candidates: Rule[] = []
@@ -145,8 +144,8 @@ export function learnFromSamples(samples: LearningSample[]): Template {
         for (const rule of template.fields.find((f) => f.name === field.name)?.rules[view] ?? []) {
           const key = JSON.stringify(rule)
           // A field the first sample showed as one value never becomes a list from another sample.
-          if (!items && ITEM_KINDS.has(rule.kind)) continue
-          if (itemsOnly && !ITEM_KINDS.has(rule.kind) && !aloneKeys.has(key)) continue
+          if (!items && ITEM_RULE_KINDS.has(rule.kind)) continue
+          if (itemsOnly && !ITEM_RULE_KINDS.has(rule.kind) && !aloneKeys.has(key)) continue
           if (!seen.has(key)) {
             seen.add(key)
             candidates.push(rule)

@@ -46,7 +46,19 @@ describe('stored template schema', () => {
     const template = await trained('shop-order')
     const v1 = { ...(stored(template) as object), version: 1 }
     const parsed = parseTrainedTemplate(v1)
-    expect(parsed.ok && parsed.template.version).toBe(2)
+    expect(parsed.ok && parsed.template.version).toBe(3)
+  })
+
+  it('upgrades a version 2 template (before the cards rule) to the current version, and validates a cards rule', async () => {
+    const template = await trained('listing-alert')
+    const cards = template.fields.flatMap((f) => Object.values(f.rules).flat()).filter((r) => r?.kind === 'cards')
+    expect(cards.length).toBeGreaterThan(0)
+    const parsed = parseTrainedTemplate({ ...(stored(template) as object), version: 2 })
+    expect(parsed.ok && parsed.template.version).toBe(3)
+    const broken = stored(template) as { fields: Array<{ rules: { html?: Array<{ kind: string; offset?: unknown }> } }> }
+    const rule = broken.fields.flatMap((f) => f.rules.html ?? []).find((r) => r.kind === 'cards')!
+    rule.offset = 'two'
+    expect(parseTrainedTemplate(broken).ok).toBe(false)
   })
 
   it('refuses garbage, an unknown version and a missing field with a reason', async () => {
@@ -54,9 +66,9 @@ describe('stored template schema', () => {
     expect(parseTrainedTemplate('{"version":1}')).toEqual({ ok: false, reason: 'the stored template is not a JSON object' })
     expect(parseTrainedTemplate(null)).toEqual({ ok: false, reason: 'the stored template is not a JSON object' })
     expect(parseTrainedTemplate({ fields: [] })).toEqual({ ok: false, reason: 'the stored template has no version' })
-    expect(parseTrainedTemplate({ ...stored(template) as object, version: 3 })).toEqual({
+    expect(parseTrainedTemplate({ ...stored(template) as object, version: 4 })).toEqual({
       ok: false,
-      reason: 'the stored template is version 3, newer than this build reads (2)',
+      reason: 'the stored template is version 4, newer than this build reads (3)',
     })
     expect(parseTrainedTemplate({ ...stored(template) as object, version: 0 })).toEqual({
       ok: false,

@@ -8,7 +8,7 @@ import type { Template } from './types'
  */
 
 /** The version `learnTemplate` writes today. */
-export const TEMPLATE_VERSION = 2
+export const TEMPLATE_VERSION = 3
 
 /** How many fixed lines below a message end it (a lines extent's `ends`). */
 export const MAX_ENDS = 3
@@ -71,6 +71,17 @@ const ruleSchema = z.discriminatedUnion('kind', [
     core: z.number().int().min(1).optional(),
     ownCell: z.literal(true).optional(),
   }),
+  z.object({
+    kind: z.literal('cards'),
+    key: unitLineSchema,
+    offset: z.number().int(),
+    path: z.array(z.enum(['cells', 'labelled', 'number', 'text'])),
+    line: unitLineSchema.nullable(),
+    capture: z.string().optional(),
+    gap: z.number().int().min(1),
+    ordinal: index,
+    marks: z.array(z.object({ offset: z.number().int(), line: unitLineSchema })).max(50).optional(),
+  }),
   z.object({ kind: z.literal('keyed'), key: words.min(1), cell: z.boolean(), ordinal: index, extent: extentSchema, count: z.number().int().min(1).optional() }),
   z.object({ kind: z.literal('stacked'), key: words.min(1), ordinal: index, extent: extentSchema }),
   z.object({ kind: z.literal('suffix'), anchor: words, ordinal: index, strongGap: z.boolean(), lineWords: words, token: z.literal(true).optional() }),
@@ -125,6 +136,8 @@ type StoredObject = Record<string, unknown>
 const UPGRADES: Record<number, (template: StoredObject) => StoredObject> = {
   // Version 2 added the rows rule (line items as repeated units); version 1 rules read as before.
   1: (template) => ({ ...template, version: 2 }),
+  // Version 3 added the cards rule (line items as cards of several lines); version 2 rules read as before.
+  2: (template) => ({ ...template, version: 3 }),
 }
 
 export type StoredTemplateResult<T> = { ok: true; template: T } | { ok: false; reason: string }

@@ -38,6 +38,9 @@ type AnchorFit = {
 /** `repeat`: 0 or more such lines (an item's option lines, `Color: Blue`), up to the unit's next line. */
 export type UnitLine = ({ cells: Array<'empty' | 'num' | 'text'> } | { pattern: string | null }) & { optional?: true; repeat?: true }
 
+/** What kind of line a line is (rules/cards.ts): a row of cells, `Label: value`, a number alone, or text. */
+export type LineClass = 'cells' | 'labelled' | 'number' | 'text'
+
 export type Rule =
   /**
    * Line items: the field's value in each repeated unit (rules/rows.ts). `line` and `cell` say where
@@ -68,6 +71,15 @@ export type Rule =
       ordinal: number
       stops: string[]
     }
+  /**
+   * Line items as cards of several lines (rules/cards.ts): each card found by its `key` line, a
+   * card at most `gap` content lines from the next; the value's line `offset` content lines from
+   * the key, over lines of the kinds in `path`, of the form `line` (null on the key itself);
+   * `capture`: the pattern whose group 1 is the value when it is part of its line. `marks`: the
+   * card's other lines of a form of their own, by offset, which tell a card whose key line reads
+   * otherwise after the last card read.
+   */
+  | { kind: 'cards'; key: UnitLine; offset: number; path: LineClass[]; line: UnitLine | null; capture?: string; gap: number; ordinal: number; marks?: Array<{ offset: number; line: UnitLine }> }
   /** A key known by its opening words, whose middle varies (`Tax … 8.875%:`); `cell`: the value is the next cell. */
   /** `count`: how many keyed lines gave a value in the sample. */
   | { kind: 'keyed'; key: string[]; cell: boolean; ordinal: number; extent: Extent; count?: number }
@@ -108,7 +120,7 @@ export type FieldTemplate = {
 }
 
 export type Template = {
-  version: 2
+  version: 3
   fields: FieldTemplate[]
   /** The sample's lines of fixed text: a rule without a label never returns one of them as a value. */
   fixed: string[]

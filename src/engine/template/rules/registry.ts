@@ -1,4 +1,5 @@
 import type { Rule, RuleHandler } from '../types'
+import { cardsRule } from './cards'
 import { columnRule } from './column'
 import { keyedRule } from './keyed'
 import { labelRule } from './label'
@@ -13,6 +14,7 @@ import { suffixRule } from './suffix'
 /** Every rule kind, by name: `applyRule` and `describeRule` dispatch through it. */
 export const RULES: { [K in Rule['kind']]: RuleHandler<K> } = {
   rows: rowsRule,
+  cards: cardsRule,
   column: columnRule,
   list: listRule,
   label: labelRule,
@@ -23,3 +25,6 @@ export const RULES: { [K in Rule['kind']]: RuleHandler<K> } = {
   landmark: landmarkRule,
   position: positionRule,
 }
+
+/** Rule kinds that read a field as line items, one value per item. */
+export const ITEM_RULE_KINDS: ReadonlySet<Rule['kind']> = new Set(['rows', 'cards', 'column', 'list'])

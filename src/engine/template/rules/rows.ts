@@ -33,7 +33,7 @@ const SUMMARY =
   /^(?:sub-?total|total|totals|grand total|order total|tax(?:es)?|sales tax|vat|gst|hst|pst|shipping|delivery|handling|postage|discount|coupon|promo(?:tion)?|credit|credits|gift card|store credit|tip|gratuity|service fee|fees?|balance|amount (?:due|paid|charged)|paid|payment|refund(?:ed)?|you saved|savings|rounding|deposit|zwischensumme|summe|gesamt(?:summe|betrag)?|mwst|ust|versand(?:kosten)?|rabatt|gutschein|sous-total|total ttc|total ht|tva|livraison|frais|remise|subtotal|impuestos?|env[ií]o|descuento|iva|totaal|subtotaal|btw|verzending|korting|subtotale|totale|spedizione|sconto|小計|合計|送料|消費税|税)\b/iu
 
 /** A unit line a sample's value fills alone has no shape of its own: any line of text fits it. */
-function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
+export function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
   if ('cells' in spec) {
     if (!doc.lineTab[line]) return false
     const cells = cellsOf(doc, line)
@@ -91,7 +91,7 @@ function rowOf(doc: Doc, line: number): RowLine {
 }
 
 /** Whether a row is named as a summary (`Subtotal⇥$738.11`) or by one of the rule's stops. */
-function isSummaryLine(doc: Doc, line: number, stops: ReadonlySet<string>): boolean {
+export function isSummaryLine(doc: Doc, line: number, stops: ReadonlySet<string>): boolean {
   const row = rowOf(doc, line)
   return row.summary || stops.has(row.words)
 }
@@ -105,7 +105,7 @@ function summaryWords(label: string, wordCount: number): boolean {
 
 /** Lines holding a letter or digit: blank lines and rules (`----`) separate items, never are one. */
 const contentCache = new WeakMap<Doc, { lines: number[]; index: Map<number, number> }>()
-function contentLines(doc: Doc): { lines: number[]; index: Map<number, number> } {
+export function contentLines(doc: Doc): { lines: number[]; index: Map<number, number> } {
   let cached = contentCache.get(doc)
   if (!cached) {
     const lines: number[] = []
@@ -268,7 +268,10 @@ function findRun(doc: Doc, rule: RowsRule): Run | null {
   // The line above the sample's items may be data nobody highlighted (the event's venue): where it
   // is not, the items are the n-th run of look-alike units, as for a rule learned without an anchor.
   // Where it is and no items follow it, they are not read from elsewhere.
-  if (!rule.header && anchors.length === 0) {
+  // A sample's one item found by its shape alone (a name over a price), found after its anchor and
+  // not as the first run of such lines: without its anchor, a later run is no evidence of it, and
+  // the field's other rules read the value.
+  if (!rule.header && anchors.length === 0 && !(rule.single && rule.landmark && rule.ordinal > 0)) {
     let seen = 0
     for (let i = 0; i < lines.length; i++) {
       const run = runFrom(doc, lines, i, rule.unit, stops)
@@ -373,7 +376,7 @@ export function applyRows(doc: Doc, rule: RowsRule, field: FieldTemplate): { val
 // ── learning ──
 
 /** How the sample's unit line is recognised in other emails. */
-function specOf(doc: Doc, line: number, variable: Span[]): UnitLine | null {
+export function specOf(doc: Doc, line: number, variable: Span[]): UnitLine | null {
   const ls = doc.lineStart[line]!
   const le = doc.lineEnd[line]!
   if (doc.lineTab[line]) {
@@ -413,7 +416,7 @@ function shaped(unit: UnitLine[]): boolean {
 }
 
 /** Whether a line pattern has fixed text of its own (`Qty:`, a bullet, `x`), beyond free numbers and words. */
-function hasFixedText(pattern: string): boolean {
+export function hasFixedText(pattern: string): boolean {
   const rest = pattern.replace(/\\S\*\\d\\S\*|\(?\.\+\?\)?|\(?\\S\+\?\)?|\\s[*+]|\^|\$/g, '')
   return /[^\s]/.test(rest)
 }
@@ -650,7 +653,7 @@ function firstNumberedBlock(doc: Doc, variable: Span[], lines: number[], at: num
 }
 
 /** A line of text that reads `Label: value`, the label of at most four words. */
-const LABEL_VALUE = /^\s*(\p{L}[\p{L}\p{N}'’()/&.-]*(?:\s+[\p{L}\p{N}'’()/&.-]+){0,3}):\s*\S/u
+export const LABEL_VALUE = /^\s*(\p{L}[\p{L}\p{N}'’()/&.-]*(?:\s+[\p{L}\p{N}'’()/&.-]+){0,3}):\s*\S/u
 /** Any such line, as a unit line: an item's option (`Color: Forest Green`, `Engraving: For Mom`). */
 const OPTION_LINE = '^\\s*\\p{L}[^:\\t]{0,40}:\\s*\\S'
 
@@ -714,8 +717,8 @@ function findRunOfLabelledBlocks(doc: Doc, variable: Span[], lines: number[], at
 const FIRST_OF_LIST = /^\s*(?:\p{L}+\s+#?1\s*[:.)–—-]|#?1[.)]\s)/u
 
 /** A line of digits and signs, no letters: an item's price or count on a line of its own. */
-const NUMBER_LINE = '^[^\\p{L}]*\\d[^\\p{L}]*$'
-const NUMBER_LINE_RE = new RegExp(NUMBER_LINE, 'u')
+export const NUMBER_LINE = '^[^\\p{L}]*\\d[^\\p{L}]*$'
+export const NUMBER_LINE_RE = new RegExp(NUMBER_LINE, 'u')
 /** A line pattern that opens with fixed words and a colon (`Quantity:`, `Sold by:`). */
 const LABELLED_LINE = /^\^\\s\*(?:\p{L}+s?\??(?:\\s\+|\s))*\p{L}+s?\??:/u
 

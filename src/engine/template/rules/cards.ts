@@ -1,0 +1,290 @@
+import { cleanValue, lineOf, lineText, type Doc } from '../../doc'
+import { acceptable } from '../extent'
+import { squash } from '../anchors'
+import type { Span } from '../spans'
+import type { FieldTemplate, LineClass, Rule, RuleHandler, UnitLine } from '../types'
+import { compiled, linePattern } from './pattern'
+import { contentLines, hasFixedText, isSummaryLine, LABEL_VALUE, NUMBER_LINE, NUMBER_LINE_RE, specOf, unitLineFits } from './rows'
+
+/**
+ * Line items as cards: blocks of several lines, one per item (a listing's price, its `3 bd | 2 ba |
+ * 1,540 sqft` line, its address), spaced by lines nobody highlighted and by lines only some cards
+ * have (a `New` badge, an `Open house` line). No run of look-alike units finds them (rows.ts): the
+ * cards differ in length. What they share is a key line, a line of fixed text that holds
+ * highlighted values (`bd`, `ba`, `sqft`); each card is found by its key, and each field's line by
+ * its offset from the key, checked by the kinds of the lines between them and by the line's own
+ * form, so an optional line in between leaves the item's value empty rather than reading its
+ * neighbour.
+ */
+
+type CardsRule = Extract<Rule, { kind: 'cards' }>
+
+/** At most this many content lines from one card's key line to the next. */
+const MAX_CARD_LINES = 12
+/** A card may have this many lines more than the sample's longest (more option or note lines). */
+const SLACK = 3
+const MAX_ITEMS = 500
+
+/** What kind of line a line is, to check that the lines between a key and a value are the sample's. */
+function lineClass(doc: Doc, line: number): LineClass {
+  if (doc.lineTab[line]) return 'cells'
+  const text = lineText(doc, line)
+  if (NUMBER_LINE_RE.test(text)) return 'number'
+  return LABEL_VALUE.test(text) ? 'labelled' : 'text'
+}
+
+/**
+ * A key line must be a line of text known by fixed text of its own (`bd`, `ba`, `sqft`): a number
+ * alone or a line of text repeats in any form (a phone number, then a budget), and so does a table
+ * row of a text and an amount (an item's, then a summary's): rows of tables are rows.ts's.
+ */
+function keyShaped(spec: UnitLine): boolean {
+  return 'pattern' in spec && spec.pattern !== null && spec.pattern !== NUMBER_LINE && hasFixedText(spec.pattern)
+}
+
+/** A marked line: one of a form of its own, fixed text, a number alone or a row of cells. */
+function marked(spec: UnitLine): boolean {
+  return keyShaped(spec) || ('cells' in spec && spec.cells.length >= 2) || ('pattern' in spec && spec.pattern === NUMBER_LINE)
+}
+
+/**
+ * The content indices of key lines one card apart, from content index `from`: a run of cards. Key
+ * lines one after the other are rows of a table, not cards, and a summary row (`Subtotal`) is none.
+ */
+function keysFrom(doc: Doc, lines: number[], from: number, key: UnitLine, gap: number): number[] {
+  const keys = [from]
+  while (keys.length < MAX_ITEMS) {
+    const last = keys[keys.length - 1]!
+    let next = -1
+    for (let j = last + 1; j < lines.length && j <= last + gap; j++) {
+      if (isKey(doc, lines[j]!, key)) {
+        next = j
+        break
+      }
+    }
+    if (next <= last + 1) break
+    keys.push(next)
+  }
+  return keys
+}
+
+function isKey(doc: Doc, line: number, key: UnitLine): boolean {
+  return unitLineFits(doc, line, key) && !isSummaryLine(doc, line, NO_STOPS)
+}
+const NO_STOPS: ReadonlySet<string> = new Set()
+
+/** The kinds of the lines between a card's key and its value line (exclusive), from the key outwards. */
+function pathOf(doc: Doc, lines: number[], key: number, offset: number): LineClass[] {
+  const out: LineClass[] = []
+  const step = Math.sign(offset)
+  for (let i = key + step; i !== key + offset; i += step) out.push(lineClass(doc, lines[i]!))
+  return out
+}
+
+/** The value line's content index in the card keyed at `keys[c]`, or -1 when the card does not read like the sample's. */
+function valueLine(doc: Doc, lines: number[], keys: number[], c: number, offset: number, path: LineClass[], spec: UnitLine | null): number {
+  const v = keys[c]! + offset
+  if (v < 0 || v >= lines.length) return -1
+  // Inside its own card: not past the next card's key, nor before the previous one's.
+  if (offset > 0 && c + 1 < keys.length && v >= keys[c + 1]!) return -1
+  if (offset < 0 && c > 0 && v <= keys[c - 1]!) return -1
+  const between = pathOf(doc, lines, keys[c]!, offset)
+  if (between.length !== path.length || between.some((k, i) => k !== path[i])) return -1
+  if (spec && !unitLineFits(doc, lines[v]!, spec)) return -1
+  return v
+}
+
+/** `count`: how many cards the sample shows; `marks`: see the rule. */
+export type LearnedCards = { key: UnitLine; at: number; gap: number; ordinal: number; count: number; marks: Mark[] }
+type Mark = { offset: number; line: UnitLine }
+
+/**
+ * Which highlighted values sit in cards of the sample, found together: the key is the line, among
+ * those holding a highlighted value, that repeats one card apart after the first card, with the
+ * most fields at the same offset from it in every card. `fields`: the indices of the fields to try.
+ */
+export function findCards(doc: Doc, spans: Array<Span | null>, fields: number[], variable: Span[]): Map<number, LearnedCards> {
+  const { lines, index } = contentLines(doc)
+  const at = new Map<number, number>()
+  for (const i of fields) {
+    const span = spans[i]
+    if (!span || lineOf(doc, span[0]) !== lineOf(doc, span[1])) continue
+    const c = index.get(lineOf(doc, span[0]))
+    if (c !== undefined) at.set(i, c)
+  }
+  let best: { cards: LearnedCards; members: number[] } | null = null
+  for (const kc of new Set(at.values())) {
+    const key = specOf(doc, lines[kc]!, variable)
+    if (!key || !keyShaped(key)) continue
+    const keys = keysFrom(doc, lines, kc, key, MAX_CARD_LINES)
+    if (keys.length < 2) continue
+    const gaps = keys.slice(1).map((k, j) => k - keys[j]!)
+    const gap = Math.max(...gaps)
+    const minGap = Math.min(...gaps)
+    // The user highlights the first card: a key line a card above means these are not its cards.
+    let above = false
+    for (let j = kc - 1; j >= 0 && j >= kc - gap; j--) if (isKey(doc, lines[j]!, key)) above = true
+    if (above) continue
+    const members: number[] = []
+    const marks: Mark[] = []
+    for (const [i, a] of at) {
+      const offset = a - kc
+      if (Math.abs(offset) >= minGap) continue
+      const spec = offset === 0 ? null : specOf(doc, lines[a]!, variable)
+      if (offset !== 0 && !spec) continue
+      const path = pathOf(doc, lines, kc, offset)
+      const found = keys.map((_, c) => valueLine(doc, lines, keys, c, offset, path, spec))
+      if (found.some((v) => v < 0)) continue
+      // Items differ: the same text in every card is the cards' template, not their data.
+      const texts = new Set(found.map((v) => squash(lineText(doc, lines[v]!))))
+      if (offset !== 0 && texts.size < 2) continue
+      members.push(i)
+      if (spec && marked(spec) && !marks.some((m) => m.offset === offset)) marks.push({ offset, line: spec })
+    }
+    // Cards are known by more than one field: a key with one field is any line that repeats.
+    if (members.length < 2) continue
+    // Another field highlighted in a later card (the return flight's number): the cards are
+    // sections of one email, each read as values of its own, not items.
+    const offsets = members.map((i) => at.get(i)! - kc)
+    const lo = keys[1]! + Math.min(0, ...offsets)
+    const hi = keys[keys.length - 1]! + Math.max(0, ...offsets)
+    if (spans.some((span, i) => span && !members.includes(i) && within(index.get(lineOf(doc, span[0])), lo, hi))) continue
+    if (best && members.length <= best.members.length) continue
+    best = { cards: { key, at: kc, gap, ordinal: ordinalOf(doc, lines, kc, key, gap), count: keys.length, marks }, members }
+  }
+  const out = new Map<number, LearnedCards>()
+  if (best) for (const i of best.members) out.set(i, best.cards)
+  return out
+}
+
+function within(at: number | undefined, lo: number, hi: number): boolean {
+  return at !== undefined && at >= lo && at <= hi
+}
+
+/** How many runs of the key come before the one at content index `kc`. */
+function ordinalOf(doc: Doc, lines: number[], kc: number, key: UnitLine, gap: number): number {
+  let seen = 0
+  for (let j = 0; j < kc; j++) {
+    if (!isKey(doc, lines[j]!, key)) continue
+    const run = keysFrom(doc, lines, j, key, gap + SLACK)
+    if (run.includes(kc)) break
+    seen++
+    j = run[run.length - 1]!
+  }
+  return seen
+}
+
+/** The field's cards rule: its line's offset from the key and how it is read there. */
+export function learnCards(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], cards: LearnedCards): CardsRule | null {
+  const { lines, index } = contentLines(doc)
+  const line = lineOf(doc, span[0])
+  const a = index.get(line)
+  if (a === undefined) return null
+  const offset = a - cards.at
+  const spec = offset === 0 ? null : specOf(doc, line, variable)
+  const text = lineText(doc, line)
+  const whole = squash(text) === squash(doc.text.slice(span[0], span[1]))
+  const capture = whole ? null : linePattern(doc, line, span, variable)
+  if (!whole && !capture) return null
+  const rule: CardsRule = {
+    kind: 'cards',
+    key: cards.key,
+    offset,
+    path: pathOf(doc, lines, cards.at, offset),
+    line: spec,
+    ...(capture ? { capture } : {}),
+    gap: cards.gap,
+    ordinal: cards.ordinal,
+    marks: cards.marks,
+  }
+  const got = applyCards(doc, rule, field)
+  return got && squash(got.items[0] ?? '') === squash(doc.text.slice(span[0], span[1])) ? rule : null
+}
+
+const keysCache = new WeakMap<Doc, Map<string, { keys: number[]; hole: boolean } | null>>()
+
+/** The target's cards: the rule's ordinal run of key lines; `hole`: a key further on, as if a card read otherwise. */
+function findKeys(doc: Doc, rule: CardsRule): { keys: number[]; hole: boolean } | null {
+  const cacheKey = JSON.stringify([rule.key, rule.gap, rule.ordinal])
+  let byKey = keysCache.get(doc)
+  if (!byKey) keysCache.set(doc, (byKey = new Map()))
+  if (byKey.has(cacheKey)) return byKey.get(cacheKey)!
+  const { lines } = contentLines(doc)
+  let found: { keys: number[]; hole: boolean } | null = null
+  let seen = 0
+  const reach = rule.gap + SLACK
+  for (let j = 0; j < lines.length; j++) {
+    if (!isKey(doc, lines[j]!, rule.key)) continue
+    const keys = keysFrom(doc, lines, j, rule.key, reach)
+    if (seen++ === rule.ordinal) {
+      const keyClass = lineClass(doc, lines[j]!)
+      // A card whose key line reads otherwise (`Studio | 1 ba | 636 sqft` under `2 bd | 1 ba | …`)
+      // is known by the card's other marked lines, where a card has them: it is read, its values
+      // on the key line left empty, and the cards go on after it.
+      for (;;) {
+        const last = keys[keys.length - 1]!
+        let k = last + 2
+        while (k < lines.length && k <= last + reach && !cardWithoutKey(doc, lines, k, rule, keyClass, last, lines.length)) k++
+        if (k >= lines.length || k > last + reach || keys.length >= MAX_ITEMS) break
+        keys.push(...keysFrom(doc, lines, k, rule.key, reach))
+      }
+      // …and so is such a card before the first (`Studio` as the first listing).
+      for (;;) {
+        const first = keys[0]!
+        let k = first - 2
+        while (k >= 0 && k >= first - reach && !cardWithoutKey(doc, lines, k, rule, keyClass, -1, first)) k--
+        if (k < 0 || k < first - reach || keys.length >= MAX_ITEMS) break
+        keys.unshift(k)
+      }
+      // A key further on: a card between does not read as one, so the cards read may not be all.
+      const last = keys[keys.length - 1]!
+      let hole = false
+      for (let k = last + reach + 1; k < lines.length && k <= last + 2 * reach && !hole; k++) hole = isKey(doc, lines[k]!, rule.key)
+      found = { keys, hole }
+      break
+    }
+    j = keys[keys.length - 1]!
+  }
+  byKey.set(cacheKey, found)
+  return found
+}
+
+/**
+ * Whether content line `k` may be a card's key line that does not read as one: a line of the key's
+ * kind with every marked line of a card where a card has it, between content lines `lo` and `hi`.
+ */
+function cardWithoutKey(doc: Doc, lines: number[], k: number, rule: CardsRule, keyClass: LineClass, lo: number, hi: number): boolean {
+  const marks = rule.marks ?? []
+  if (marks.length === 0 || lineClass(doc, lines[k]!) !== keyClass) return false
+  return marks.every((m) => {
+    const v = k + m.offset
+    return v > lo && v < hi && unitLineFits(doc, lines[v]!, m.line)
+  })
+}
+
+export function applyCards(doc: Doc, rule: CardsRule, field: FieldTemplate): { value: string; penalty: number; items: string[]; cut?: string } | null {
+  const found = findKeys(doc, rule)
+  if (!found) return null
+  const { lines } = contentLines(doc)
+  const items = found.keys.map((_, c) => {
+    const v = valueLine(doc, lines, found.keys, c, rule.offset, rule.path, rule.line)
+    if (v < 0) return ''
+    const text = lineText(doc, lines[v]!)
+    const value = cleanValue(rule.capture ? (compiled(rule.capture).exec(text)?.[1] ?? '') : text)
+    return value !== '' && acceptable(value, field) ? value : ''
+  })
+  if (items.every((v) => v === '')) return null
+  const missing = items.some((v) => v === '')
+  return {
+    value: items.join('\n'),
+    items,
+    penalty: missing || found.hole ? 0.3 : 0,
+    ...(found.hole ? { cut: `a card after the ${found.keys.length} read does not read like them` } : {}),
+  }
+}
+
+export const cardsRule: RuleHandler<'cards'> = {
+  baseConfidence: 0.9,
+  apply: (doc, rule, field) => applyCards(doc, rule, field),
+  describe: (rule) => `cards:${rule.offset >= 0 ? '+' : ''}${rule.offset}${rule.ordinal > 0 ? ` #${rule.ordinal + 1}` : ''}`,
+}
