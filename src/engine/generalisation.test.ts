@@ -1145,6 +1145,17 @@ describe('anchors and shapes', () => {
     expect(got!.fields.Tax).toBe('$8.88')
   })
 
+  it("learns a bulleted list highlighted without its bullets (a browser's selection), and reads another email's items, no further", async () => {
+    const entry = (services: string[], budget: boolean) =>
+      html(
+        `<table>${[['Name', 'Ann Lee'], ['Which services are you interested in?', `<ul>${services.map((x) => `<li>${x}</li>`).join('')}</ul>`], ...(budget ? [['Approximate budget', '$25,000+']] : []), ['Preferred start date', '12/12/2023']]
+          .map(([label, value]) => `<tr><td><b>${label}</b></td></tr><tr><td>${value}</td></tr>`)
+          .join('')}</table>`,
+      )
+    const [got] = await learnAndRun(entry(['Planting & borders', 'Outdoor lighting', 'Fencing & gates'], true), [{ name: 'Services', value: 'Planting & borders\nOutdoor lighting\nFencing & gates' }], [entry(['Design consultation', 'Irrigation system'], false)])
+    expect(got!.fields.Services).toBe('Design consultation\nIrrigation system')
+  })
+
   it('learns a highlight that spans paragraphs', async () => {
     const mail = (message: string) => html(`<p>New submission from your website.</p><p><b>Message</b></p>${message}<hr><p>Sent by FormFlow</p>`)
     const sample = mail('<p>Hello there,</p><p>I would like a quote for 40 chairs.</p><p>Best, Ann</p>')

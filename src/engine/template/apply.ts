@@ -1,6 +1,7 @@
 import type { Doc } from '../doc'
 import { isStrong, sameSkeleton } from '../shapes'
 import { anchorShown, squash, WILDCARD } from './anchors'
+import { withoutBullets } from './extent'
 import { labelAnchor, labelCore } from './rules/label'
 import { ITEM_RULE_KINDS, RULES } from './rules/registry'
 import type { Docs, FieldMatch, FieldTemplate, HandlerOf, Rule, View } from './types'
@@ -10,7 +11,7 @@ export function applyRule(doc: Doc, rule: Rule, field: FieldTemplate): FieldMatc
   const handler: HandlerOf<Rule> = RULES[rule.kind]
   const got = handler.apply(doc, rule, field)
   if (got === null) return null
-  const { value } = got
+  const value = 'extent' in rule ? withoutBullets(got.value, rule.extent) : got.value
   let confidence = handler.baseConfidence - got.penalty
   if (field.shape === 'id' && !value.includes('\n') && !sameSkeleton(value, field.shapeOptions)) confidence -= 0.1
   if (!isStrong(field.shape) && value.length > field.sampleValue.length * 3 + 40) confidence -= 0.2

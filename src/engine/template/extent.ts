@@ -100,6 +100,7 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
         }
         if (extent.stop && startsWithWords(lt, extent.stop)) break
         if (extent.ends?.some((words) => startsWithWords(lt, words))) break
+        if (extent.bullets && !BULLETED.test(lt)) break
         // A rule line (`--`, `____`) ends a block of text such as a message or a description.
         if (!/[\p{L}\p{N}]/u.test(lt)) break
         // So does the start of a quoted email: a message never runs into the one it replies to.
@@ -220,6 +221,18 @@ const DIGIT_GROUPS = /\d+(?:[ \u00a0]\d+)*/y
 /** The first line of a quoted or forwarded email: `> …`, `On … wrote:`, `-----Original Message-----`. */
 const QUOTE_START = /^(?:>|(?:on|le|am|el|em|op|il)\s.{4,200}(?:wrote|a écrit|schrieb|escribió|escreveu|schreef|ha scritto)\s?:$|-{2,}\s*(?:original message|forwarded message|message transféré|weitergeleitete nachricht|mensaje reenviado)\s*-{2,})/iu
 
+/** A line of a bulleted list: `• Planting & borders`, `- Lighting`. */
+const BULLETED = /^[ \t]*[•◦▪‣·*–-][ \t]+\S/u
+const BULLET = /^[ \t]*[•◦▪‣·*–-][ \t]+/u
+
+/**
+ * A value read as a bulleted list, as the user highlighted it: a browser's selection of a list
+ * leaves its markers out, so the sample's value had none (rules read and compare the bullets).
+ */
+export function withoutBullets(value: string, extent: Extent): string {
+  return extent.kind === 'lines' && extent.bullets ? value.split('\n').map((l) => l.replace(BULLET, '')).join('\n') : value
+}
+
 /** The next line with text after an offset, or -1. */
 function nextLine(doc: Doc, end: number): number {
   for (let l = lineOf(doc, end) + 1; l < doc.lineStart.length; l++) if (lineText(doc, l).trim() !== '') return l
@@ -245,7 +258,10 @@ export function learnExtent(doc: Doc, span: Span, field: FieldTemplate, variable
     // A message of several paragraphs ends where the fixed text after it begins, however far below.
     if (paragraphs && !stop) stop = nextLineWords(doc, end, variable)
     const ends = paragraphs ? endingLines(doc, end, variable) : []
-    out.push({ kind: 'lines', stop, ...(paragraphs ? { paragraphs } : {}), ...(ends.length > 0 ? { ends } : {}) })
+    // A bulleted list (checkboxes a form lists as `• Planting`): its items, however many, and no further.
+    const lines = doc.text.slice(doc.lineStart[lineOf(doc, start)]!, end).split('\n')
+    const bullets = !paragraphs && lines.every((l) => BULLETED.test(l))
+    out.push({ kind: 'lines', stop, ...(paragraphs ? { paragraphs } : {}), ...(ends.length > 0 ? { ends } : {}), ...(bullets ? { bullets } : {}) })
     return out
   }
   // A message of one paragraph in the sample (a review, a note) may have several in another email:

@@ -18,11 +18,18 @@ import { TEMPLATE_VERSION } from './schema'
 import { mergeSpans, type Span } from './spans'
 import type { Docs, FieldTemplate, Rule, Template, View } from './types'
 
+/** A list's bullet as bodies render it (html-to-text writes `• ` before an `<li>`). */
+const BULLET = '[•◦▪‣·*–-]'
+
 /** Occurrences of the highlighted text in a body, whitespace-insensitive. */
 function findOccurrences(doc: Doc, value: string, touching = false): Span[] {
-  const parts = value.trim().split(/\s+/).filter(Boolean)
+  const trimmed = value.trim()
+  const parts = trimmed.split(/\s+/).filter(Boolean)
   if (parts.length === 0) return []
-  const body = parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+')
+  // Where the highlight goes on to a new line, the body may show a list's bullet there: a browser's
+  // selection of a bulleted list leaves its markers out (`Planting\nLighting` of `• Planting\n• Lighting`).
+  const gaps = trimmed.match(/\s+/g) ?? []
+  const body = parts.map((p, i) => (i === 0 ? '' : gaps[i - 1]!.includes('\n') ? `\\s+(?:${BULLET}\\s+)?` : '\\s+') + p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('')
   // A value that starts or ends with a letter or digit must not be cut out of a longer word or number;
   // a number is not the part after a decimal point or a dot of a longer number either (`4` in `SW10484.4`).
   const first = parts[0]!

@@ -32,7 +32,7 @@ const extentSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('cell') }),
   z.object({ kind: z.literal('until-digit') }),
   z.object({ kind: z.literal('until-shape'), shape: shapeSchema, skeleton: z.string() }),
-  z.object({ kind: z.literal('lines'), stop: words.nullable(), paragraphs: z.boolean().optional(), ends: z.array(words).max(MAX_ENDS).optional() }),
+  z.object({ kind: z.literal('lines'), stop: words.nullable(), paragraphs: z.boolean().optional(), ends: z.array(words).max(MAX_ENDS).optional(), bullets: z.boolean().optional() }),
   z.object({ kind: z.literal('until-punct'), stop: z.string().length(1) }),
   z.object({ kind: z.literal('tail'), pattern: z.string().max(2000) }),
   z.object({ kind: z.literal('digits') }),

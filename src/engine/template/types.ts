@@ -16,7 +16,8 @@ export type Extent =
    * `ends`: the opening words of the fixed lines below the one that ended it in the sample: an
    * email that leaves that line out (an optional question after the message) ends the value at them.
    */
-  | { kind: 'lines'; stop: string[] | null; paragraphs?: boolean; ends?: string[][] }
+  /** `bullets`: the sample's value was a bulleted list; the value is the bulleted lines that follow one another. */
+  | { kind: 'lines'; stop: string[] | null; paragraphs?: boolean; ends?: string[][]; bullets?: boolean }
   /** Up to a separator that followed the value after a space (`Dublin (DUB)`, `Linen Shirt · M`). */
   | { kind: 'until-punct'; stop: string }
   /** The cell up to a tail of this pattern at its end (`Linen Napkins ×4` in `Linen Napkins ×4 × 2`). */
