@@ -20,7 +20,9 @@ import { evaluateCorpus } from './corpus-eval'
 // invoice-reminder-digest the 104 stood at 98.95% and 99.31%. Decision 030 added listing-alert (with
 // the cards rule that reads it, 92.9%) and four senders modelled on open-source projects' templates
 // (sylius-order, gravity-form-entry, invoiceninja-invoice, trial-expiring; first 74.2%, 75.9%, 97.5%
-// and 82.5%): the 109 stand at 98.18% and 98.67%.
+// and 82.5%): the 109 stood at 98.18% and 98.67%; with librebooking-reservation (71.3% first, 27
+// silently wrong; 89.6% and none after the counted list and same-line labels) the 110 stand at
+// 98.16% and 98.62%.
 const TUNING_ONE_SAMPLE_FLOOR = 0.981
 const TUNING_TWO_SAMPLES_FLOOR = 0.986
 /** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
@@ -32,7 +34,10 @@ const TWO_SAMPLES_SILENTLY_WRONG_CEILING = 0.001
  * a change that generalises worse (they were 91.9% and 0.33% silently wrong when first set; 93.3%
  * and 0.04% after a list stopped being learned from the lines of a block above its value).
  */
-const HELD_OUT_FLOOR = 0.925
+// Decision 030 added five held-out senders modelled on open-source projects' templates
+// (medusa-order, appointment-confirmed, lago-invoice, pretix-order, cf7-contact): the 18 stood at
+// 89.56% when they joined, 89.84% after the work that followed.
+const HELD_OUT_FLOOR = 0.895
 const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
 /**
  * Line items when the sample shows one item (the first such email of each sender with items):
@@ -43,7 +48,8 @@ const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
  * total; invoice-reminder-digest's one invoice is a sentence no rule reads as an item).
  */
 const ONE_ITEM_TUNING_FLOOR = 0.86
-const ONE_ITEM_HELD_OUT_FLOOR = 0.45
+/** 47.9% on two held-out senders; 29.9% with the held-out senders of decision 030 (four with items). */
+const ONE_ITEM_HELD_OUT_FLOOR = 0.29
 /** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */
 const NEW_SENDERS = new Set(TEMPLATES.slice(19).map((t) => t.id))
 

@@ -1219,6 +1219,26 @@ describe('a line between items', () => {
   })
 })
 
+describe('lines a heading counts', () => {
+  const reservation = (resources: string[], participants: string[]) =>
+    text(
+      `Reservation Details:\n\nTitle: Weekly sync\n\n${resources.length === 1 ? `Resource: ${resources[0]}` : `Resources (${resources.length}):\n${resources.join('\n')}`}\n\n` +
+        `Participants (${participants.length}):\n${participants.join('\n')}\nCreated by: Ann Lee\n\nReference Number: f520513`,
+    )
+  it("reads the lines under 'Resources (3):' as items, as many as it counts, and nothing from a heading that counts none", async () => {
+    const [three, one] = await learnAndRun(
+      reservation(['Studio 3 – Podcast Booth', 'Conference Room A'], ['Dolores O’Connor', 'Yusuf Lee']),
+      [
+        { name: 'Resource', value: 'Studio 3 – Podcast Booth' },
+        { name: 'Participant', value: 'Dolores O’Connor' },
+      ],
+      [reservation(['Lab 4 – Wet Bench', 'Gym Court 1', 'Zoom Room Alpha'], ['Olu Wei', 'zacka@example.com', 'Bo Yin']), reservation(['Lecture Hall B'], ['Ann Lee'])],
+    )
+    expect(three!.fields).toEqual({ Resource: 'Lab 4 – Wet Bench\nGym Court 1\nZoom Room Alpha', Participant: 'Olu Wei\nzacka@example.com\nBo Yin' })
+    expect(one!.fields).toEqual({ Resource: null, Participant: 'Ann Lee' })
+  })
+})
+
 describe('items as cards of several lines', () => {
   type Card = { badge?: string; price: string; beds: string; baths: string; area: string; kind: string; street: string; city: string; openHouse?: string }
   const alert = (cards: Card[]) =>
@@ -1317,6 +1337,13 @@ describe('never silently wrong', () => {
       [order(false, true, 'PayPal', '$99.00')],
     )
     expect(got!.fields).toEqual({ Payment: 'PayPal', Total: '$99.00' })
+  })
+
+  it("a label whose value was on the label's line in the sample gives no value when it ends its line here (an empty attribute), not the next line's", async () => {
+    const mail = (cost: string, purpose: string) => text(`Reservation Details:\n\nTitle: Weekly sync\nCost Center ${cost}\nPurpose ${purpose}\n\nReference Number: f520513`)
+    const [empty, filled] = await learnAndRun(mail('PRJ 2026/45', 'Event'), [{ name: 'Cost Center', value: 'PRJ 2026/45' }], [mail('', 'Meeting'), mail('CC-4362', 'Teaching')])
+    expect(empty!.fields['Cost Center']).toBeNull()
+    expect(filled!.fields['Cost Center']).toBe('CC-4362')
   })
 
   it('an absent optional line is empty with a reason naming the field', async () => {

@@ -169,6 +169,8 @@ function learnRules(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]
     const repeated = Object.values(field.rules).some((list) => list?.some((r) => r.kind === 'column' || r.kind === 'list'))
     push(learnColumn(doc, span, field, others, extents))
     push(learnList(doc, span, field, others, repeated))
+    // Lines a heading counts are items, read as such or not at all (as rows are above).
+    if (rules.some((r) => r.kind === 'list' && r.counted)) return rules
   }
   push(learnLabel(doc, span, field, others, extents))
   push(learnStacked(doc, span, field, others, extents))

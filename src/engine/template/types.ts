@@ -89,11 +89,13 @@ export type Rule =
   /** `count`: how many places the label gave a value in the sample (the value was the `ordinal`-th). */
   /** `core`: how many of the anchor's last words are the label when a name before them changes. */
   /** `ownCell`: the sample's label filled its table cell and the value began the next one. */
-  | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent; count?: number; core?: number; ownCell?: true } & AnchorFit)
+  /** `sameLine`: the sample's value was on the label's line, so a label ending its line has no value. */
+  | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent; count?: number; core?: number; ownCell?: true; sameLine?: true } & AnchorFit)
   /** `token`: the value is the one token before the words (an address in parentheses mid-sentence), read by its shape. */
   | { kind: 'suffix'; anchor: string[]; ordinal: number; strongGap: boolean; lineWords: string[]; token?: true }
   | { kind: 'column'; header: string[]; column: number; signature: CellClass[]; extent: Extent }
-  | { kind: 'list'; landmark: string[]; prefix?: boolean; pattern: string }
+  /** `counted`: the landmark is a heading that counts the lines under it (`Resources (2):`); as many are read. */
+  | { kind: 'list'; landmark: string[]; prefix?: boolean; pattern: string; counted?: true }
   /** A whole-line pattern (`Requester: … <(value)>`), for values inside a line with no label right before them. */
   | { kind: 'pattern'; pattern: string; ordinal: number; count?: number }
   /** `prefix`: the landmark line starts with these words and goes on with variable text (`Delivered to: …`). */

@@ -41,8 +41,10 @@ function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field
         qualified = true
       }
     }
-    // The value must follow the label closely: at most the next line.
-    if (lineOf(doc, start) - doc.tokens[last]!.line > 1) continue
+    // The value must follow the label closely: at most the next line, and on the label's own line
+    // when the sample's was (`Cost Center PRJ 2026/45`): a label that ends its line here has no
+    // value, and the next line is something else (`Purpose Meeting`, the next attribute).
+    if (lineOf(doc, start) - doc.tokens[last]!.line > (rule.sameLine ? 0 : 1)) continue
     let got = applyExtent(doc, start, rule.extent, field)
     // `Username:` over an email address in the sample and a handle here: after a label ending in
     // a colon, tab or line break, the cell is the value whatever its form.
@@ -110,6 +112,7 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
         atStart: false,
         after: afterTokens,
         ...(gap.includes('\t') ? { ownCell: true as const } : {}),
+        ...(gap.includes('\n') ? {} : { sameLine: true as const }),
       }
       const located = findAnchor(doc, anchor).find(({ last }) => doc.tokens[last]!.end <= span[0] && skipGap(doc, doc.tokens[last]!.end, skip) === span[0])
       if (!located) continue

@@ -1,5 +1,5 @@
 import { cleanValue, lineOf, lineText, type Doc } from '../../doc'
-import { squash } from '../anchors'
+import { squash, wordsOf } from '../anchors'
 import { acceptable } from '../extent'
 import type { Span } from '../spans'
 import type { FieldTemplate, Rule, RuleHandler } from '../types'
@@ -10,7 +10,30 @@ import { compiled, linePattern, MAX_PATTERN_LINE } from './pattern'
 /** A bullet, a list number or a quantity (`2 x`, `1×`) starts a line of a repeated section. */
 const LIST_MARKER = /^\s*(?:[•·▪◦*–-]|\d{1,2}[.)]|\d{1,3}\s?[x×])\s+\S/
 
+/** A heading that counts the lines under it: `Resources (3):`, `Participants (12)`. */
+const COUNTED_HEADING = /\((\d{1,3})\)\s*:?\s*$/
+
+/** The lines a counted heading announces, each a value; null when fewer follow it. */
+function countedLines(doc: Doc, heading: number, field: FieldTemplate): string[] | null {
+  const n = Number(COUNTED_HEADING.exec(lineText(doc, heading))?.[1] ?? 0)
+  if (n < 1) return null
+  const values: string[] = []
+  for (let l = heading + 1; l < doc.lineStart.length && values.length < n; l++) {
+    const value = cleanValue(lineText(doc, l))
+    if (value === '' || doc.lineTab[l] || !acceptable(value, field)) return null
+    values.push(value)
+  }
+  return values.length === n ? values : null
+}
+
 function applyList(doc: Doc, rule: Extract<Rule, { kind: 'list' }>, field: FieldTemplate): string | null {
+  if (rule.counted) {
+    for (const lm of findLandmarks(doc, rule.landmark, true)) {
+      const values = countedLines(doc, lm, field)
+      if (values) return values.join('\n')
+    }
+    return null
+  }
   const re = compiled(rule.pattern)
   for (const lm of findLandmarks(doc, rule.landmark, rule.prefix)) {
     const values: string[] = []
@@ -30,9 +53,29 @@ function applyList(doc: Doc, rule: Extract<Rule, { kind: 'list' }>, field: Field
   return null
 }
 
+/**
+ * Lines of text under a heading that counts them (`Resources (2):` over two names), the value the
+ * first and the whole line: a list, though its lines have no form of their own. Read as many lines
+ * as the heading counts; a heading that does not count them (`Resource:` over one) is not this list.
+ */
+function learnCountedList(doc: Doc, span: Span, field: FieldTemplate): Rule | null {
+  const line = lineOf(doc, span[0])
+  if (doc.lineTab[line] || squash(lineText(doc, line)) !== squash(doc.text.slice(span[0], span[1]))) return null
+  const heading = line - 1
+  if (heading < 0 || doc.lineTab[heading]) return null
+  const text = lineText(doc, heading)
+  const m = COUNTED_HEADING.exec(text)
+  if (!m || Number(m[1]) < 2 || !countedLines(doc, heading, field)) return null
+  const words = wordsOf(text.slice(0, m.index))
+  if (words.length === 0 || words.length > 4) return null
+  return { kind: 'list', landmark: words, prefix: true, pattern: '^\\s*(.+?)\\s*$', counted: true }
+}
+
 export function learnList(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], repeated: boolean): Rule | null {
   const line = lineOf(doc, span[0])
   if (lineOf(doc, span[1]) !== line) return null
+  const counted = learnCountedList(doc, span, field)
+  if (counted) return counted
   const pattern = linePattern(doc, line, span, variable)
   // A line that is nothing but the value has no shape to recognise its siblings by.
   if (!pattern || /^\^\\s\*\((?:\.\+\?|\\S\+\?)\)\\s\*\$$/.test(pattern)) return null
@@ -62,5 +105,5 @@ export function learnList(doc: Doc, span: Span, field: FieldTemplate, variable: 
 export const listRule: RuleHandler<'list'> = {
   baseConfidence: 0.9,
   apply: (doc, rule, field) => withoutPenalty(applyList(doc, rule, field)),
-  describe: (rule) => `list:"${rule.landmark.join(' ')}"`,
+  describe: (rule) => `list:"${rule.landmark.join(' ')}"${rule.counted ? ' (counted)' : ''}`,
 }
