@@ -1219,6 +1219,31 @@ describe('a line between items', () => {
   })
 })
 
+describe('a value right above fixed text', () => {
+  const receipt = (coupon: boolean, id: string, date: string) =>
+    html(
+      `<p>Thanks for using Trackly. This email is the receipt for your purchase.</p>${coupon ? '<p>20% off your next purchase!</p><p>Use this discount now...</p>' : ''}` +
+        `<table><tr><td>${id}</td><td>${date}</td></tr><tr><th>Description</th><th>Amount</th></tr><tr><td>Team plan</td><td>$29.00</td></tr><tr><td>Total</td><td>$29.00</td></tr></table><p>Cheers, The Trackly Team</p>`,
+    )
+  it("reads a receipt's id and date over the items' header when the optional box above them is gone", async () => {
+    const [got] = await learnAndRun(
+      receipt(true, '#755079', '14 Dec 2023'),
+      [
+        { name: 'Receipt', value: '#755079' },
+        { name: 'Date', value: '14 Dec 2023' },
+      ],
+      [receipt(false, 'ZF8VKXEK-0016', 'Nov 20, 2025')],
+    )
+    expect(got!.fields).toEqual({ Receipt: 'ZF8VKXEK-0016', Date: 'Nov 20, 2025' })
+  })
+
+  it('does not read the first of several blocks by the fixed line under each (View invoice)', async () => {
+    const digest = (heading: string, invoices: string[]) => html(`<p>${heading}</p>${invoices.map((no) => `<div>${no}</div><div>View invoice · Send reminder</div>`).join('')}<p>Review overdue invoices</p>`)
+    const [got] = await learnAndRun(digest('Overdue invoice', ['INV00273']), [{ name: 'Invoice', value: 'INV00273' }], [digest('2 invoices are overdue', ['INV00301', 'INV00302'])])
+    expect(got!.fields.Invoice).toBeNull()
+  })
+})
+
 describe('lines a heading counts', () => {
   const reservation = (resources: string[], participants: string[]) =>
     text(

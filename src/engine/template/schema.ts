@@ -95,7 +95,8 @@ const ruleSchema = z.discriminatedUnion('kind', [
     prefix: z.boolean().optional(),
     core: z.number().int().min(1).optional(),
     ordinal: index,
-    offset: index,
+    // -1: the line right above the landmark (a table's header under the value's row).
+    offset: z.number().int().min(-1),
     cell: index,
     extent: extentSchema,
     lineWords: words,

@@ -6,6 +6,7 @@ import type { Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
 import { withoutPenalty } from './candidates'
 import { compiled, linePattern, MAX_PATTERN_LINE } from './pattern'
+import { isSummaryLine } from './rows'
 
 /** What a landmark rule may skip before a value at the start of its line: a number, or quote marks. */
 export const LEAD = /^(?:\S*\d\S*(?:\s+\p{Lu}{1,3})?|[^\p{L}\p{N}\s]{1,3})$/u
@@ -253,6 +254,12 @@ function applyLandmark(doc: Doc, rule: Extract<Rule, { kind: 'landmark' }>, fiel
       )
       if (at < 0) continue
       line = block[at]!
+    } else if (rule.offset < 0) {
+      // Right above the landmark, in its block; a landmark the email shows more than once (`View
+      // invoice` under each of several invoices) is under each of several values, not this one's.
+      if (landmarks.length !== 1) return null
+      line = lm - 1
+      if (line < 0 || lineText(doc, line) === '') continue
     } else {
       line = lineBelow(doc, lm, rule.offset)
     }
@@ -344,11 +351,44 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
       }
     }
   }
+  // Last, the line right below, when it is fixed text (a table's header under a receipt's id and
+  // date): the landmarks above may be optional sections (a coupon's box) that other emails leave
+  // out. A value of a form of its own, or on a line with words of its own, so that another line in
+  // its place does not read as it; and not above a summary row (`Total`), where the last of any
+  // number of items is.
+  const below = line + 1
+  const anchor =
+    below < doc.lineStart.length && lineText(doc, below) !== '' && (isStrong(field.shape) || lineWords.length > 0) && !isSummaryLine(doc, below, NO_STOPS) ? landmarkOf(doc, below, variable) : null
+  if (anchor) {
+    const found = findLandmarks(doc, anchor.words, anchor.prefix)
+    const ordinal = found.length === 1 ? found.indexOf(below) : -1
+    for (const [extent, capture] of ordinal < 0 ? [] : extents.flatMap((e) => captures.map((c) => [e, c] as const))) {
+      const rule: Rule = {
+        kind: 'landmark',
+        landmark: anchor.words,
+        ...(anchor.prefix ? { prefix: true } : {}),
+        ...(anchor.core ? { core: anchor.core } : {}),
+        ordinal,
+        offset: -1,
+        cell: cell.index,
+        extent,
+        lineWords: capture === last ? [] : lineWords,
+        skipLead,
+        ...(capture ? { capture } : {}),
+      }
+      if (sameValue(applyLandmark(doc, rule, field), doc.text.slice(span[0], span[1]))) {
+        rules.push(rule)
+        break
+      }
+    }
+  }
   return rules
 }
+
+const NO_STOPS: ReadonlySet<string> = new Set()
 
 export const landmarkRule: RuleHandler<'landmark'> = {
   baseConfidence: 0.7,
   apply: (doc, rule, field) => withoutPenalty(applyLandmark(doc, rule, field)),
-  describe: (rule) => `landmark:"${rule.landmark.join(' ')}"${rule.blocks ? `, block ${rule.blocks + 1}` : ''}+${rule.offset}`,
+  describe: (rule) => `landmark:"${rule.landmark.join(' ')}"${rule.blocks ? `, block ${rule.blocks + 1}` : ''}${rule.offset < 0 ? '' : '+'}${rule.offset}`,
 }
