@@ -47,7 +47,9 @@ const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
  * 86.6% with sixteen (the new senders' one-item samples often show the item's amount again as the
  * total; invoice-reminder-digest's one invoice is a sentence no rule reads as an item).
  */
-const ONE_ITEM_TUNING_FLOOR = 0.86
+// 86.1% with the senders of decision 030, 87.4% once a summary row named otherwise stopped tying
+// with the item's own cell for a highlight shown in both.
+const ONE_ITEM_TUNING_FLOOR = 0.87
 /** 47.9% on two held-out senders; 29.9% with the held-out senders of decision 030 (four with items). */
 const ONE_ITEM_HELD_OUT_FLOOR = 0.29
 /** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */

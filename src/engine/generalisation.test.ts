@@ -568,6 +568,25 @@ describe('line items', () => {
     expect(got!.fields).toEqual({ Importe: '157,60 €\n30,00 €' })
   })
 
+  it('reads the column headed like the field from a one-item sample whose amount is also the subtotal row under it', async () => {
+    const invoice = (items: Array<[string, string, number, string]>, subtotal: string) =>
+      html(
+        `<p>Invoice INV-82332</p><table><tr><th>Item</th><th>Unit Cost</th><th>Quantity</th><th>Line Total</th></tr>` +
+          items.map(([name, cost, qty, total]) => `<tr><td>${name}</td><td>${cost}</td><td>${qty}</td><td>${total}</td></tr>`).join('') +
+          `<tr><td>Subtotal</td><td></td><td></td><td>${subtotal}</td></tr></table><p>View Invoice</p>`,
+      )
+    const [got] = await learnAndRun(invoice([['SEO Audit', '€373.00', 1, '€373.00']], '€373.00'), [{ name: 'Line Total', value: '€373.00' }], [
+      invoice(
+        [
+          ['Logo design', '€151.00', 3, '€453.00'],
+          ['Hosting', '€29.00', 1, '€29.00'],
+        ],
+        '€482.00',
+      ),
+    ])
+    expect(got!.fields).toEqual({ 'Line Total': '€453.00\n€29.00' })
+  })
+
   it('never reads part of the items as all of them when some rows have a cell more (a discount in a text mail)', async () => {
     const invoice = (rows: Array<[string, number, string, string]>) =>
       text(
