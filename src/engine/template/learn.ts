@@ -11,7 +11,7 @@ import { learnLandmarks } from './rules/landmark'
 import { learnList } from './rules/list'
 import { learnPattern } from './rules/pattern'
 import { learnPosition } from './rules/position'
-import { findUnitRun, isSummaryLine, isSummaryRow, learnRows, type LearnedRun } from './rules/rows'
+import { findUnitRun, isSummary, isSummaryRow, learnRows, type LearnedRun } from './rules/rows'
 import { learnStacked } from './rules/stacked'
 import { learnSuffix } from './rules/suffix'
 import { TEMPLATE_VERSION } from './schema'
@@ -111,7 +111,7 @@ function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField): Span
       const line = lineOf(doc, span[0])
       const label = wordsOf(doc.text.slice(Math.max(doc.lineStart[line]!, span[0] - 80), span[0])).filter((w) => name.has(w)).length
       // A summary row named otherwise (`Subtotal` under a `Line Total` column) holds another value.
-      if (label === 0 && isSummaryLine(doc, line, NO_STOPS)) return -1
+      if (label === 0 && isSummary(doc, line)) return -1
       return label + wordsOf(columnHeader(doc, span[0])).filter((w) => name.has(w)).length
     })
     const best = Math.max(...scores)
@@ -120,7 +120,6 @@ function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField): Span
   return spans[Math.min(ctx?.occurrence ?? 0, spans.length - 1)]!
 }
 
-const NO_STOPS: ReadonlySet<string> = new Set()
 
 /** The header of the table column holding `at`: the nearest row above of as many cells, without digits. */
 function columnHeader(doc: Doc, at: number): string {

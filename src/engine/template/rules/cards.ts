@@ -4,7 +4,7 @@ import { squash } from '../anchors'
 import type { Span } from '../spans'
 import type { FieldTemplate, LineClass, Rule, RuleHandler, UnitLine } from '../types'
 import { compiled, linePattern } from './pattern'
-import { contentLines, hasFixedText, isSummaryLine, LABEL_VALUE, NUMBER_LINE, NUMBER_LINE_RE, specOf, unitLineFits } from './rows'
+import { contentLines, hasFixedText, isSummary, LABEL_VALUE, NUMBER_LINE, NUMBER_LINE_RE, specOf, unitLineFits } from './rows'
 
 /**
  * Line items as cards: blocks of several lines, one per item (a listing's price, its `3 bd | 2 ba |
@@ -69,9 +69,8 @@ function keysFrom(doc: Doc, lines: number[], from: number, key: UnitLine, gap: n
 }
 
 function isKey(doc: Doc, line: number, key: UnitLine): boolean {
-  return unitLineFits(doc, line, key) && !isSummaryLine(doc, line, NO_STOPS)
+  return unitLineFits(doc, line, key) && !isSummary(doc, line)
 }
-const NO_STOPS: ReadonlySet<string> = new Set()
 
 /** The kinds of the lines between a card's key and its value line (exclusive), from the key outwards. */
 function pathOf(doc: Doc, lines: number[], key: number, offset: number): LineClass[] {

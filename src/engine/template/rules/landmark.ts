@@ -6,7 +6,7 @@ import type { Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
 import { withoutPenalty } from './candidates'
 import { compiled, linePattern, MAX_PATTERN_LINE } from './pattern'
-import { isSummaryLine } from './rows'
+import { isSummary } from './rows'
 
 /** What a landmark rule may skip before a value at the start of its line: a number, or quote marks. */
 export const LEAD = /^(?:\S*\d\S*(?:\s+\p{Lu}{1,3})?|[^\p{L}\p{N}\s]{1,3})$/u
@@ -358,7 +358,7 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
   // number of items is.
   const below = line + 1
   const anchor =
-    below < doc.lineStart.length && lineText(doc, below) !== '' && (isStrong(field.shape) || lineWords.length > 0) && !isSummaryLine(doc, below, NO_STOPS) ? landmarkOf(doc, below, variable) : null
+    below < doc.lineStart.length && lineText(doc, below) !== '' && (isStrong(field.shape) || lineWords.length > 0) && !isSummary(doc, below) ? landmarkOf(doc, below, variable) : null
   if (anchor) {
     const found = findLandmarks(doc, anchor.words, anchor.prefix)
     const ordinal = found.length === 1 ? found.indexOf(below) : -1
@@ -385,7 +385,6 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
   return rules
 }
 
-const NO_STOPS: ReadonlySet<string> = new Set()
 
 export const landmarkRule: RuleHandler<'landmark'> = {
   baseConfidence: 0.7,

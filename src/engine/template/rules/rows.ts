@@ -91,9 +91,14 @@ function rowOf(doc: Doc, line: number): RowLine {
 }
 
 /** Whether a row is named as a summary (`Subtotal⇥$738.11`) or by one of the rule's stops. */
-export function isSummaryLine(doc: Doc, line: number, stops: ReadonlySet<string>): boolean {
+function isSummaryLine(doc: Doc, line: number, stops: ReadonlySet<string>): boolean {
   const row = rowOf(doc, line)
   return row.summary || stops.has(row.words)
+}
+
+/** Whether a line is a row named as a summary (`Subtotal`, `Total charged`), whatever a rule's stops. */
+export function isSummary(doc: Doc, line: number): boolean {
+  return rowOf(doc, line).summary
 }
 
 /** A total or a tax named with more words (`Items subtotal`, `Total charged`, `City tax`): short, with such a word. */
