@@ -1126,6 +1126,12 @@ describe('anchors and shapes', () => {
     expect(got!.fields.Quantity).toBe('3')
   })
 
+  it("reads an amount with a currency code after it where the sample's had none (`$645.00 USD`)", async () => {
+    const mail = (amount: string) => html(`<p>Invoice INV-82332</p><p>Amount: ${amount} due on 09/28/2023.</p><p>View invoice</p>`)
+    const [got] = await learnAndRun(mail('$1,992.51'), [{ name: 'Amount', value: '$1,992.51' }], [mail('$645.00 USD')])
+    expect(got!.fields.Amount).toBe('$645.00 USD')
+  })
+
   it("reads an order number of another form after its label, where the sample's (17 digits in groups) is no phone number", async () => {
     const mail = (order: string) => html(`<table><tr><td>Order number</td><td>${order}</td></tr><tr><td>Store</td><td>Amazon</td></tr></table>`)
     const results = await learnAndRun(mail('111-9719503-6430454'), [{ name: 'Order', value: '111-9719503-6430454' }], [mail('M-43668'), mail('37893')])

@@ -5,7 +5,10 @@ export type Shape = 'money' | 'date' | 'time' | 'email' | 'url' | 'phone' | 'num
 
 /** How a strong shape is matched: which optional parts the sample showed. */
 export type ShapeOptions = {
-  /** money: a currency code after the amount (`$25.00 USD`). */
+  /**
+   * money: the sample's amount had a currency code after it (`$25.00 USD`). Kept in stored
+   * templates; a code after an amount is now read as part of it either way (decision 030).
+   */
   currencySuffix?: boolean
   /** date: a time of day after the date. */
   withTime?: boolean
@@ -112,13 +115,15 @@ export function findShapeSpans(text: string): Array<[number, number]> {
 /** Sticky regexes: the shape's longest match starting at a position. */
 const stickyCache = new Map<string, RegExp>()
 function sticky(shape: Shape, options: ShapeOptions): RegExp | null {
-  const key = `${shape}|${options.currencySuffix ? 1 : 0}|${options.withTime ? 1 : 0}|${options.percent ? 1 : 0}`
+  const key = `${shape}|${options.withTime ? 1 : 0}|${options.percent ? 1 : 0}`
   const cached = stickyCache.get(key)
   if (cached) return cached
   let core: string
   switch (shape) {
     case 'money':
-      core = `${MONEY_CORE}${options.currencySuffix ? `(?:\\s?${CURRENCY_CODE})?` : ''}`
+      // A currency code after the amount is part of it (`$645.00 USD`), whether or not the
+      // sample's amount had one: senders add it for some currencies or customers only.
+      core = `${MONEY_CORE}(?:\\s?${CURRENCY_CODE})?`
       break
     case 'date':
       core = `${DATE_CORE}${options.withTime ? `(?:${DATE_TIME_JOIN}(?:${TIME_CORE}))?` : ''}`
