@@ -568,6 +568,32 @@ describe('line items', () => {
     expect(got!.fields).toEqual({ Importe: '157,60 €\n30,00 €' })
   })
 
+  it("reads an item row whose amount cell goes on with a note ('$38.43 Excl. Tax: $35.50') like the sample's rows of a bare amount", async () => {
+    const order = (items: Array<[string, string, string, number]>) =>
+      html(
+        `<p>Thanks for your Order #1042</p><table><tr><th>SKU</th><th>Name</th><th>Price</th><th>Qty</th></tr>` +
+          items.map(([sku, name, price, qty]) => `<tr><td>${sku}</td><td>${name}</td><td>${price}</td><td>${qty}</td></tr>`).join('') +
+          `</table><p>Subtotal $675.79</p>`,
+      )
+    const [got] = await learnAndRun(
+      order([
+        ['SP-003-variant-2-9', 'Winter Gloves', '$28.99', 1],
+        ['SP-002', 'Winter Scarf', '$23.00', 2],
+      ]),
+      [
+        { name: 'SKU', value: 'SP-003-variant-2-9' },
+        { name: 'Price', value: '$28.99' },
+      ],
+      [
+        order([
+          ['SP-015-variant-27', 'Rain Boots', '$38.43 <span>Excl. Tax: $35.50</span>', 4],
+          ['BT-750-variant-3', 'Water Bottle', '$22.19 <span>Excl. Tax: $20.50</span>', 3],
+        ]),
+      ],
+    )
+    expect(got!.fields).toEqual({ SKU: 'SP-015-variant-27\nBT-750-variant-3', Price: '$38.43\n$22.19' })
+  })
+
   it('reads the column headed like the field from a one-item sample whose amount is also the subtotal row under it', async () => {
     const invoice = (items: Array<[string, string, number, string]>, subtotal: string) =>
       html(

@@ -57,7 +57,7 @@ export function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
         if (i === first || ++optional > 1) return false
         continue
       }
-      if (want === 'num' && cellClass(c) !== 'num') return false
+      if (want === 'num' && cellClass(c) !== 'num' && !leadsWithAmount(c)) return false
     }
     return true
   }
@@ -65,6 +65,12 @@ export function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
   const text = lineText(doc, line)
   if (spec.pattern === null) return !doc.lineTab[line] && /\p{L}/u.test(text)
   return compiled(spec.pattern).test(text)
+}
+
+/** A cell that opens with an amount and goes on with a note about it (`$38.43 Excl. Tax: $35.50`). */
+function leadsWithAmount(cell: string): boolean {
+  const first = /^\S+/.exec(cell)?.[0] ?? ''
+  return /\d/.test(first) && cellClass(first) === 'num' && /^\S+\s+\p{L}/u.test(cell)
 }
 
 /** The text a row is known by: its first non-empty cell, or the whole line. */
