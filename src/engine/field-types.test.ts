@@ -40,6 +40,8 @@ describe('parseDate', () => {
     ['March 5, 2024 at 2:41 pm', '2024-03-05T14:41'],
     ['2023-02-23 18:21:04 UTC', '2023-02-23T18:21:04'],
     ['5 Mar 2024, 10:40', '2024-03-05T10:40'],
+    ['2023 Sep 07', '2023-09-07'],
+    ['2024-Feb-05 09:30', '2024-02-05T09:30'],
   ])('%s → %s', (text, iso) => {
     expect(parseDate(text)).toBe(iso)
   })
@@ -81,6 +83,7 @@ describe('shapes', () => {
     ['A$12.00', 'money'],
     ['Feb 5, 2024', 'date'],
     ['2023-02-23 18:21:04 UTC', 'date'],
+    ['2023 Sep 07', 'date'],
     ['10:42 AM', 'time'],
     ['zoe@example.com', 'email'],
     ['https://example.com/a?b=1', 'url'],

@@ -60,6 +60,12 @@ export function parseDate(text: string, options: DateOptions = {}): string | nul
     m = +match[2]!
     d = +match[3]!
     rest = t.slice(match.index + match[0].length)
+  } else if ((match = /(?<!\d)(\d{4})[\s-]([a-z]{3})[a-z]*\.?[\s-](\d{1,2})(?!\d)/.exec(t)) && MONTH_INDEX[match[2]!]) {
+    // `2023 Sep 07`, year first with the month's name.
+    y = +match[1]!
+    m = MONTH_INDEX[match[2]!]
+    d = +match[3]!
+    rest = t.slice(match.index + match[0].length)
   } else if ((match = /(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?!\d)/.exec(t))) {
     const a = +match[1]!
     const b = +match[2]!

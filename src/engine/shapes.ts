@@ -65,6 +65,7 @@ const DATE_CORE =
   `|(?:[12]\\d|3[01]|0?[1-9])[-/.](?:[12]\\d|3[01]|0?[1-9])[-/.](?:${YEAR}|\\d{2})` +
   `|(?:${MONTHS})\\s+${DAY}(?:,?\\s+${YEAR})?` +
   `|${DAY}\\.?(?:\\s+(?:of|de))?[\\s-](?:${MONTHS})(?:,?(?:\\s+de)?[\\s-]${YEAR}|[\\s-]\\d{2}(?!\\d))?` +
+  `|${YEAR}[\\s-](?:${MONTHS})\\.?[\\s-]${DAY}` +
   `|${YEAR}年\\d{1,2}月\\d{1,2}日` +
   `)`
 const ZONE = '(?:UTC|GMT|Z|[ECMP][SD]T|BST|CES?T|EES?T|IST|JST|AES?T|AEDT|WES?T|AK[SD]T|HST|NZ[SD]T|SGT|HKT|KST)(?:[+-]\\d{1,2}(?::?\\d{2})?)?'
