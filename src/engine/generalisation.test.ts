@@ -1152,6 +1152,14 @@ describe('anchors and shapes', () => {
     expect(got!.fields.Quantity).toBe('3')
   })
 
+  it("reads a shipping method after 'Shipping: $5.00 via' and when it stands alone (free shipping), not an amount alone", async () => {
+    const order = (shipping: string) => html(`<p>Order #1042</p><table><tr><td>Subtotal:</td><td>$16.36</td></tr><tr><td>Shipping:</td><td>${shipping}</td></tr><tr><td>Payment method:</td><td>PayPal</td></tr><tr><td>Total:</td><td>$18.91</td></tr></table>`)
+    const [pickup, priced, amount] = await learnAndRun(order('$5.00 via Flat rate'), [{ name: 'Shipping Method', value: 'Flat rate' }], [order('Local pickup'), order('$7.50 via UPS Ground'), order('$9.00')])
+    expect(pickup!.fields['Shipping Method']).toBe('Local pickup')
+    expect(priced!.fields['Shipping Method']).toBe('UPS Ground')
+    expect(amount!.fields['Shipping Method']).toBeNull()
+  })
+
   it("reads an amount with a currency code after it where the sample's had none (`$645.00 USD`)", async () => {
     const mail = (amount: string) => html(`<p>Invoice INV-82332</p><p>Amount: ${amount} due on 09/28/2023.</p><p>View invoice</p>`)
     const [got] = await learnAndRun(mail('$1,992.51'), [{ name: 'Amount', value: '$1,992.51' }], [mail('$645.00 USD')])

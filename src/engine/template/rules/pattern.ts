@@ -142,13 +142,28 @@ export function learnPattern(doc: Doc, span: Span, field: FieldTemplate, variabl
   // A code of capitals (a state between a city and its postcode: `Portland, OR 97209`) is data too:
   // a pattern whose only fixed text it is would find another address with the same state.
   if (!/[^\s\d,.;]/u.test(fixed.replace(STATE_CODE, '').replace(/\S*\d\S*/g, ''))) return null
-  const pattern = linePattern(doc, line, span, variable)
-  if (!pattern) return null
+  const learned = linePattern(doc, line, span, variable)
+  if (!learned) return null
+  const pattern = withOptionalLead(learned)
   const matches = patternMatches(doc, pattern, field)
   const want = doc.text.slice(span[0], span[1])
   const ordinal = matches.findIndex((m) => m.line === line && sameValue(m.value, want))
   return ordinal < 0 ? null : { kind: 'pattern', pattern, ordinal, count: matches.length }
 }
+
+/**
+ * A value of words after another value and a connecting word (`Shipping: $5.00 via Flat rate`):
+ * senders leave the first value and the word out when there is nothing to say (`Shipping: Local
+ * pickup`), so that part of the pattern is optional, and the value read then must have a letter (an
+ * amount alone, `Shipping: $5.00`, is not the method).
+ */
+function withOptionalLead(pattern: string): string {
+  const m = OPTIONAL_LEAD.exec(pattern)
+  if (!m) return pattern
+  return `${pattern.slice(0, m.index)}(?:${m[1]})?(?=[^\\t]*\\p{L})(.+?)${pattern.slice(m.index + m[0].length)}`
+}
+const CONNECTORS = 'via|by|with|using|per|par|mit|über|por|con|avec'
+const OPTIONAL_LEAD = new RegExp(`((?:\\\\S\\+\\?|\\\\S\\*\\\\d\\\\S\\*)\\\\s\\+(?:${CONNECTORS})s\\?\\\\s\\+)\\(\\.\\+\\?\\)`, 'u')
 
 export const patternRule: RuleHandler<'pattern'> = {
   baseConfidence: 0.85,
