@@ -22,9 +22,10 @@ import { evaluateCorpus } from './corpus-eval'
 // (sylius-order, gravity-form-entry, invoiceninja-invoice, trial-expiring; first 74.2%, 75.9%, 97.5%
 // and 82.5%): the 109 stood at 98.18% and 98.67%; with librebooking-reservation (71.3% first, 27
 // silently wrong; 89.6% and none after the counted list and same-line labels) the 110 stand at
-// 98.16% and 98.62%; with bagisto-order and crater-invoice (85.8% and 94.2% first) the 112 stand
-// at 98.19% and 98.54%.
-const TUNING_ONE_SAMPLE_FLOOR = 0.981
+// 98.16% and 98.62%; with bagisto-order and crater-invoice (85.8% and 94.2% first) the 112 stood
+// at 98.19% and 98.54%; with nopcommerce-order and mautic-form, and values read by their place in
+// emails worded otherwise, the 114 stand at 98.45% and 98.60%.
+const TUNING_ONE_SAMPLE_FLOOR = 0.984
 const TUNING_TWO_SAMPLES_FLOOR = 0.985
 /** Wrong values reported as success, as a share of fields (the goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002

@@ -18,7 +18,7 @@ import { normaliseCell } from './field-types'
 import { htmlToText } from './html-to-text'
 import { parseEmail, type MimeLimits, type NormalisedEmail } from './mime'
 import { pdfText, type PdfLimits } from './pdf'
-import { extractField, ITEM_RULE_KINDS, learnFromSamples, learnTemplate, whyMissing, type LearningSample, parseStoredTemplateWith, templateSchema, type Docs, type FieldTemplate, type StoredTemplateResult, type Template, type View } from './template'
+import { extractField, ITEM_RULE_KINDS, readByPlace, learnFromSamples, learnTemplate, whyMissing, type LearningSample, parseStoredTemplateWith, templateSchema, type Docs, type FieldTemplate, type StoredTemplateResult, type Template, type View } from './template'
 
 /**
  * A learned template plus the sample's text, which the AI parsers use as their worked example.
@@ -279,6 +279,19 @@ function fixedLines(template: Template): ReadonlySet<string> {
 const NO_ANSWER =
   /^(?:no response|no answer|not answered|not provided|not specified|not given|none provided|nothing entered|\(?(?:empty|blank|no value|not set)\)?|n\/a|[-–—]+|keine angabe|nicht angegeben|non renseign[ée]|non communiqu[ée]|sin respuesta|no especificado|n[ãa]o informado|sem resposta|niet opgegeven|ej angivet|未回答|回答なし)$/iu
 
+/** The reason given with a value read by its place (template/place.ts): never more than partial. */
+const READ_BY_PLACE = "read by its place: the email's wording differs from the sample's"
+
+/** A field's value by its place in the sample's layout, from the first body that has one. */
+function byPlace(template: Template, field: FieldTemplate, docs: Docs): string | null {
+  for (const view of ['html', 'text'] as const) {
+    if (!(view in docs) || !field.place?.[view]) continue
+    const value = readByPlace(template, field, docs[view]!, view)
+    if (value !== null) return value
+  }
+  return null
+}
+
 export function extractWithTemplate(template: Template, rendered: RenderedEmail, timeBudgetMs = DEFAULT_ENGINE_LIMITS.timeBudgetMs): { details: Record<string, FieldResult>; warnings: string[] } {
   const started = performance.now()
   const details: Record<string, FieldResult> = {}
@@ -291,7 +304,10 @@ export function extractWithTemplate(template: Template, rendered: RenderedEmail,
     }
     const match = extractField(field, rendered.docs, fixedLines(template), started + timeBudgetMs)
     if (!match) {
-      details[field.name] = { ...emptyField(), reason: whyMissing(field, rendered.docs) }
+      const placed = byPlace(template, field, rendered.docs)
+      details[field.name] = placed
+        ? { value: placed, cell: cellFor(field, placed, rendered.email.date).cell, confidence: 0.4, rule: 'place', reason: READ_BY_PLACE }
+        : { ...emptyField(), reason: whyMissing(field, rendered.docs) }
       continue
     }
     // A form's placeholder for a question left unanswered (`No response`, `N/A`, `—`) is no value:

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { ExtractionField } from '../shared/contracts/extraction'
-import { lineItemFields, runParser, trainParser, trainParserFromSamples } from './extract'
+import { lineItemFields, renderEmail, runParser, trainParser, trainParserFromSamples } from './extract'
+import { parseEmail, type NormalisedEmail } from './mime'
+import { readByPlace } from './template'
 import { buildDoc } from './doc'
 import { linePattern } from './template/rules/pattern'
 import { eml } from './testing/eml'
@@ -1160,6 +1162,13 @@ describe('anchors and shapes', () => {
     expect(amount!.fields['Shipping Method']).toBeNull()
   })
 
+  it("reads an order number of another form after its label where the sample's was digits alone ('63914', then '2023-78526')", async () => {
+    const mail = (no: string) => html(`<p>Hello Grace,</p><p>Order Number: ${no}<br>Date Ordered: Wednesday, November 1, 2023</p><p>Shipping Method: Ground</p>`)
+    const [got, other] = await learnAndRun(mail('63914'), [{ name: 'Order Number', value: '63914' }], [mail('2023-78526'), mail('ORD-231011-18447')])
+    expect(got!.fields['Order Number']).toBe('2023-78526')
+    expect(other!.fields['Order Number']).toBe('ORD-231011-18447')
+  })
+
   it("reads an amount with a currency code after it where the sample's had none (`$645.00 USD`)", async () => {
     const mail = (amount: string) => html(`<p>Invoice INV-82332</p><p>Amount: ${amount} due on 09/28/2023.</p><p>View invoice</p>`)
     const [got] = await learnAndRun(mail('$1,992.51'), [{ name: 'Amount', value: '$1,992.51' }], [mail('$645.00 USD')])
@@ -1445,6 +1454,54 @@ describe('never silently wrong', () => {
     expect(got!.fields).toEqual({ Guest: 'Bo Yin', Request: null, Total: '$410.00' })
     expect(got!.status).toBe('partial')
     expect(got!.details.Request!.reason).toMatch(/label/)
+  })
+})
+
+describe("an email whose wording is not the sample's (another language)", () => {
+  const receipt = (w: Record<string, string>, v: { station: string; id: string; date: string; total: string }, extraLine = false) =>
+    html(
+      `<h1>${w.title}</h1><p>${w.hello}</p><p>${w.thanks}</p><h2>${w.amount}</h2><p>${v.total}</p><h2>${w.station}</h2><p>${v.station}</p>${extraLine ? `<p>${w.note}</p>` : ''}<p>Königsallee 108<br>80331 München</p>` +
+        `<h2>${w.details}</h2><table><tr><td>${w.id}</td><td>${v.id}</td></tr><tr><td>${w.date}</td><td>${v.date}</td></tr><tr><td>${w.energy}</td><td>32.9 kWh</td></tr></table><p>${w.footer}</p>`,
+    )
+  const en = { title: 'Charging receipt', hello: 'Hi Chloé,', thanks: 'Thanks for charging with Voltway.', amount: 'Amount charged', station: 'Station', details: 'Session details', id: 'Session ID', date: 'Date', energy: 'Energy delivered', footer: 'Questions? Reply to this email.', note: 'Open 24/7' }
+  const de = { title: 'Ladequittung', hello: 'Hallo Ana,', thanks: 'Vielen Dank, dass Sie bei Voltway geladen haben.', amount: 'Bezahlter Betrag', station: 'Ladestation', details: 'Details zum Ladevorgang', id: 'Vorgangsnummer', date: 'Datum', energy: 'Geladene Energie', footer: 'Fragen? Antworten Sie auf diese E-Mail.', note: 'Rund um die Uhr geöffnet' }
+  const fields = [
+    { name: 'Station', value: 'Voltway Hub – Riverside' },
+    { name: 'Session ID', value: '1250720054' },
+    { name: 'Date', value: 'Aug 24, 2023' },
+  ]
+  const sample = receipt(en, { station: 'Voltway Hub – Riverside', id: '1250720054', date: 'Aug 24, 2023', total: '$30.62' })
+
+  it('reads the values in their places, as partial with the reason', async () => {
+    const [got] = await learnAndRun(sample, fields, [receipt(de, { station: 'Autohof Würzburg-Estenfeld', id: 'B1AF-A4CC-BC61', date: '11.05.2025', total: '22,75 €' })])
+    expect(got!.fields).toEqual({ Station: 'Autohof Würzburg-Estenfeld', 'Session ID': 'B1AF-A4CC-BC61', Date: '11.05.2025' })
+    expect(got!.status).toBe('partial')
+    expect(got!.details.Station!.reason).toBe("read by its place: the email's wording differs from the sample's")
+  })
+
+  it("does not read by place a line whose neighbour is not the sample's (the value's line gone, another in its place)", async () => {
+    const mail = (w: string[], ref: string | null, station: string | null) =>
+      html(`<h1>${w[0]}</h1>${ref ? `<p>${w[1]} ${ref}</p>` : ''}${station ? `<p>${station}</p>` : `<p>${w[2]}</p>`}<p>${w[3]} 30.62</p><p>${w[4]}</p><p>${w[5]}</p><p>${w[6]}</p>`)
+    const english = ['Charging receipt', 'Ref', 'unused', 'Total', 'Questions? Reply to this email.', 'Voltway Inc.', 'Unsubscribe']
+    const german = ['Ladequittung', 'Ref', 'Vielen Dank für Ihren Besuch', 'Summe', 'Fragen? Antworten Sie auf diese E-Mail.', 'Voltway GmbH', 'Abmelden']
+    const [got] = await learnAndRun(mail(english, '12345', 'Voltway Hub – Riverside'), [{ name: 'Station', value: 'Voltway Hub – Riverside' }], [mail(german, null, null)])
+    expect(got!.fields.Station).toBeNull()
+  })
+
+  it("is not asked of an email with the sample's wording: the missing value is missing", async () => {
+    const trained = await trainParser(sample, fields)
+    if (!trained.ok) throw new Error(trained.reason)
+    const own = await parseEmail(sample)
+    const german = await parseEmail(receipt(de, { station: 'Autohof Würzburg-Estenfeld', id: 'B1AF-A4CC-BC61', date: '11.05.2025', total: '22,75 €' }))
+    if (!own.ok || !german.ok) throw new Error('unreadable')
+    const station = trained.template.fields[0]!
+    const docOf = (email: NormalisedEmail) => {
+      const rendered = renderEmail(email)
+      if (!rendered.ok) throw new Error(rendered.reason)
+      return rendered.rendered.docs.html!
+    }
+    expect(readByPlace(trained.template, station, docOf(german.email), 'html')).toBe('Autohof Würzburg-Estenfeld')
+    expect(readByPlace(trained.template, station, docOf(own.email), 'html')).toBeNull()
   })
 })
 

@@ -3,6 +3,7 @@ import { cellsOf, cleanValue, lineOf, lineText, type Doc } from '../doc'
 import { detectShape, findShapeSpans } from '../shapes'
 import { isLabelLine, squash, wordsOf } from './anchors'
 import { learnExtent } from './extent'
+import { layoutOf, MAX_LAYOUT_LINES, placeOf } from './place'
 import { findCards, learnCards, type LearnedCards } from './rules/cards'
 import { learnColumn } from './rules/column'
 import { learnKeyed } from './rules/keyed'
@@ -228,6 +229,7 @@ export function learnTemplate(docs: Docs, fields: ExtractionField[], varying: Pa
     if (dayFirst !== undefined) t.dayFirst = dayFirst
     return t
   })
+  const layouts: Partial<Record<'html' | 'text', string[]>> = {}
   for (const view of ['html', 'text', 'subject'] as const) {
     const doc = docs[view]
     if (!doc) continue
@@ -250,9 +252,17 @@ export function learnTemplate(docs: Docs, fields: ExtractionField[], varying: Pa
     // A run of look-alike units that the sample shows fewer of than cards is part of each card (an
     // address block's lines), not the items.
     for (const [i, found] of cards) if (runs[i] && runs[i]!.count >= found.count) cards.delete(i)
+    if (view !== 'subject') {
+      const layout = layoutOf(doc)
+      if (layout.length <= MAX_LAYOUT_LINES) layouts[view] = layout
+    }
     fields.forEach((_, i) => {
       const span = spans[i]
       if (!span) return
+      if (view !== 'subject' && layouts[view]) {
+        const place = placeOf(doc, span)
+        if (place) (templates[i]!.place ??= {})[view] = place
+      }
       // The subject is only a fallback for values the body does not show.
       if (view === 'subject' && (templates[i]!.rules.html?.length || templates[i]!.rules.text?.length)) return
       const rules = learnRules(doc, span, templates[i]!, variable, view, runs[i]!, cards.get(i) ?? null)
@@ -269,5 +279,5 @@ export function learnTemplate(docs: Docs, fields: ExtractionField[], varying: Pa
       if (isLabelLine(text, doc, l, variable)) fixed.add(squash(text))
     }
   }
-  return { version: TEMPLATE_VERSION, fields: templates, fixed: [...fixed] }
+  return { version: TEMPLATE_VERSION, fields: templates, fixed: [...fixed], ...(Object.keys(layouts).length > 0 ? { layout: layouts } : {}) }
 }

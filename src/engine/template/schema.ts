@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_LAYOUT_LINES } from './place'
 import { FIELD_TYPES } from '../../shared/contracts/extraction'
 import type { Template } from './types'
 
@@ -40,6 +41,9 @@ const extentSchema = z.discriminatedUnion('kind', [
 
 const optionalLine = { optional: z.literal(true).optional(), repeat: z.literal(true).optional() }
 const unitLineSchema = z.union([z.object({ cells: z.array(z.enum(['empty', 'num', 'text'])), ...optionalLine }), z.object({ pattern: z.string().nullable(), ...optionalLine })])
+
+const placeSchema = z.object({ line: index, cell: index })
+const layoutSchema = z.array(z.string().max(500)).max(MAX_LAYOUT_LINES)
 
 const ruleSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -119,6 +123,7 @@ const fieldTemplateSchema = z.object({
   shapeOptions: shapeOptionsSchema,
   dayFirst: z.boolean().optional(),
   rules: z.object({ html: rulesSchema.optional(), text: rulesSchema.optional(), subject: rulesSchema.optional() }),
+  place: z.object({ html: placeSchema.optional(), text: placeSchema.optional() }).optional(),
 })
 
 export const templateSchema = z.object({
@@ -126,6 +131,7 @@ export const templateSchema = z.object({
   fields: z.array(fieldTemplateSchema),
   // extractWithTemplate has always read a missing list as empty; a stored template without one is kept.
   fixed: z.array(z.string()).default([]),
+  layout: z.object({ html: layoutSchema.optional(), text: layoutSchema.optional() }).optional(),
 })
 
 type StoredObject = Record<string, unknown>

@@ -112,6 +112,9 @@ export type Rule =
 
 export type View = 'html' | 'text' | 'subject'
 
+/** A value's place in its body: the index of its non-empty line and its cell (template/place.ts). */
+export type Place = { line: number; cell: number }
+
 export type FieldTemplate = {
   name: string
   type?: FieldType
@@ -121,6 +124,8 @@ export type FieldTemplate = {
   /** Learned from the sample's numeric dates: 01/02 means 1 February. */
   dayFirst?: boolean
   rules: Partial<Record<View, Rule[]>>
+  /** Where the sample's value was, when it filled its cell or line: read there in an email whose wording differs. */
+  place?: Partial<Record<'html' | 'text', Place>>
 }
 
 export type Template = {
@@ -128,6 +133,8 @@ export type Template = {
   fields: FieldTemplate[]
   /** The sample's lines of fixed text: a rule without a label never returns one of them as a value. */
   fixed: string[]
+  /** The kinds of the sample's non-empty lines, per body (template/place.ts). */
+  layout?: Partial<Record<'html' | 'text', string[]>>
 }
 
 export type Docs = Partial<Record<View, Doc>>

@@ -23,6 +23,11 @@ function formIsLoose(field: FieldTemplate): boolean {
   return field.shape === 'email' && field.type === undefined
 }
 
+/** A number of four digits or more without separators (`63914`), where the user gave no type: a reference, whose next form may be `2023-78526`. */
+function idLikeNumber(field: FieldTemplate): boolean {
+  return field.shape === 'number' && field.type === undefined && /^\d{4,}$/.test(field.sampleValue)
+}
+
 function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field: FieldTemplate): Candidate[] {
   const out: Candidate[] = []
   for (const { first, last } of findAnchor(doc, rule.anchor)) {
@@ -49,6 +54,13 @@ function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field
     // `Username:` over an email address in the sample and a handle here: after a label ending in
     // a colon, tab or line break, the cell is the value whatever its form.
     if (!got && rule.extent.kind === 'shape' && rule.strongGap && formIsLoose(field)) got = applyExtent(doc, start, { kind: 'cell' }, field)
+    // A reference of another form is one token (`2023-78526`): read as such, not to the cell's end.
+    if (!got && rule.extent.kind === 'shape' && rule.strongGap && idLikeNumber(field)) {
+      const token = /\S{1,80}(?!\S)/y
+      token.lastIndex = start
+      const m = token.exec(doc.text)
+      if (m) got = { value: m[0], end: start + m[0].length }
+    }
     // The text that ended the value in the sample is not there: where this value ends is a guess.
     if (!got || got.missed) continue
     const value = cleanValue(got.value)
@@ -58,7 +70,7 @@ function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field
       // taken after a label that ends, as in the sample, in a colon, tab or line break.
       // (An assignee that is a team's name where the sample's was an address: the cell, spaces and all.)
       const words = /\s/.test(value) && !(formIsLoose(field) && rule.extent.kind === 'shape')
-      if (!(field.shape === 'id' || formIsLoose(field)) || words || value.length > 80 || !/[\p{L}\p{N}]/u.test(value)) continue
+      if (!(field.shape === 'id' || idLikeNumber(field) || formIsLoose(field)) || words || value.length > 80 || !/[\p{L}\p{N}]/u.test(value)) continue
       relaxed = true
     }
     let fit = relaxed || qualified ? -0.5 : 0
