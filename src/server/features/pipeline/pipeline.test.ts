@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { TEMPLATE_VERSION } from '@engine/template/schema'
 import { startWorker } from '@worker/worker'
 import { pipelineDepsOf } from '../../bootstrap'
 import { connectedAccounts, parsedEmails, parsers, users } from '../../db/schema'
@@ -182,8 +183,8 @@ describe('the pipeline', () => {
     await drain(userId)
     const ledger = await t.db.select().from(parsedEmails).where(eq(parsedEmails.parserId, parser.id))
     expect(ledger.map((r) => [r.status, r.error])).toEqual([
-      ['failed', "The parser's saved template cannot be used (the stored template is version 99, newer than this build reads (2)). Create the parser again."],
-      ['failed', "The parser's saved template cannot be used (the stored template is version 99, newer than this build reads (2)). Create the parser again."],
+      ['failed', `The parser's saved template cannot be used (the stored template is version 99, newer than this build reads (${TEMPLATE_VERSION})). Create the parser again.`],
+      ['failed', `The parser's saved template cannot be used (the stored template is version 99, newer than this build reads (${TEMPLATE_VERSION})). Create the parser again.`],
     ])
     expect(await sheetRows(google, spreadsheetId)).toHaveLength(1)
   })
