@@ -24,9 +24,9 @@ import { evaluateCorpus } from './corpus-eval'
 // silently wrong; 89.6% and none after the counted list and same-line labels) the 110 stand at
 // 98.16% and 98.62%; with bagisto-order and crater-invoice (85.8% and 94.2% first) the 112 stood
 // at 98.19% and 98.54%; with nopcommerce-order and mautic-form, and values read by their place in
-// emails worded otherwise, the 114 stand at 98.45% and 98.60%.
+// emails worded otherwise, the 114 stand at 98.49% and 98.64%.
 const TUNING_ONE_SAMPLE_FLOOR = 0.984
-const TUNING_TWO_SAMPLES_FLOOR = 0.985
+const TUNING_TWO_SAMPLES_FLOOR = 0.986
 /** Wrong values reported as success, as a share of fields (the goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
 /** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%). */

@@ -596,6 +596,33 @@ describe('line items', () => {
     expect(got!.fields).toEqual({ SKU: 'SP-015-variant-27\nBT-750-variant-3', Price: '$38.43\n$22.19' })
   })
 
+  it("reads a product named like a summary row ('Gift Card – Digital') with its price and quantity as an item, and ends at the summary rows", async () => {
+    const receipt = (items: Array<[string, string, number, string]>) =>
+      html(
+        `<p>Order Number: 63914</p><table><tr><th>Name</th><th>Price</th><th>Quantity</th><th>Total</th></tr>` +
+          items.map(([name, price, qty, total]) => `<tr><td>${name}</td><td>${price}</td><td>${qty}</td><td>${total}</td></tr>`).join('') +
+          `<tr><td></td><td>Sub-Total:</td><td></td><td>$339.81</td></tr><tr><td></td><td>Gift card (1335-GC-5989):</td><td></td><td>-$10.00</td></tr><tr><td></td><td>Order Total:</td><td></td><td>$329.81</td></tr></table>`,
+      )
+    const [got] = await learnAndRun(
+      receipt([
+        ['Organic Cotton T-Shirt', '$20.50', 2, '$41.00'],
+        ['Chef’s Knife 8"', '$62.99', 2, '$125.98'],
+      ]),
+      [
+        { name: 'Product', value: 'Organic Cotton T-Shirt' },
+        { name: 'Quantity', value: '2', context: { after: '$41.00' } },
+      ],
+      [
+        receipt([
+          ['Garden Hose 25 ft', '$40.95', 3, '$122.85'],
+          ['Gift Card – Digital', '$25.00', 1, '$25.00'],
+          ['Yoga Mat & Strap', '$33.00', 1, '$33.00'],
+        ]),
+      ],
+    )
+    expect(got!.fields).toEqual({ Product: 'Garden Hose 25 ft\nGift Card – Digital\nYoga Mat & Strap', Quantity: '3\n1\n1' })
+  })
+
   it('reads the column headed like the field from a one-item sample whose amount is also the subtotal row under it', async () => {
     const invoice = (items: Array<[string, string, number, string]>, subtotal: string) =>
       html(

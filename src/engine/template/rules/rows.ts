@@ -107,6 +107,20 @@ export function isSummary(doc: Doc, line: number): boolean {
   return rowOf(doc, line).summary
 }
 
+/**
+ * A product whose name opens with a summary word (`Gift Card – Digital⇥$25.00⇥1⇥$25.00`): a row
+ * of the items' cells with every one of them filled, named with more words than a summary has.
+ * A summary row leaves the quantity and price cells empty (`Gift card (1335-GC-5989):⇥⇥-$10.00`).
+ */
+function productNamedLikeSummary(doc: Doc, line: number, spec: UnitLine): boolean {
+  if (!('cells' in spec) || !doc.lineTab[line]) return false
+  const cells = cellsOf(doc, line)
+  if (cells.length !== spec.cells.length || spec.cells.filter((c) => c === 'num').length < 2) return false
+  if (!spec.cells.every((want, i) => (want === 'empty' ? cells[i]!.trim() === '' : want === 'num' ? cellClass(cells[i]!) === 'num' : cells[i]!.trim() !== ''))) return false
+  const label = rowOf(doc, line).label
+  return !label.endsWith(':') && rowOf(doc, line).wordCount >= 3
+}
+
 /** A total or a tax named with more words (`Items subtotal`, `Total charged`, `City tax`): short, with such a word. */
 const TOTAL_WORD = /(?:^|[^\p{L}])(?:sub-?total|total|totals|zwischensumme|gesamtsumme|sous-total|subtotaal|totaal|subtotale|totale|小計|合計|tax|taxes|vat|gst|hst|mwst|tva|iva|moms)(?:$|[^\p{L}])/iu
 
@@ -157,14 +171,14 @@ function unitLines(doc: Doc, lines: number[], at: number, unit: UnitLine[], stop
  * `next`: the content index after the unit.
  */
 function unitSpan(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): { at: number[]; next: number } | null {
-  if (at >= lines.length || isSummaryLine(doc, lines[at]!, stops)) return null
+  if (at >= lines.length || (isSummaryLine(doc, lines[at]!, stops) && !productNamedLikeSummary(doc, lines[at]!, unit[0]!))) return null
   const out: number[] = []
   let i = at
   const fitsLine = (spec: UnitLine, line: number | undefined) =>
     line !== undefined &&
     unitLineFits(doc, line, spec) &&
     // A table row named as a summary (`Subtotal⇥$738.11`) is no line of an item.
-    !('cells' in spec && isSummaryLine(doc, line, stops)) &&
+    !('cells' in spec && isSummaryLine(doc, line, stops) && !(line === lines[at] && productNamedLikeSummary(doc, line, spec))) &&
     !(!('cells' in spec) && spec.pattern === null && unit.some((other) => other !== spec && !other.repeat && !('cells' in other) && other.pattern !== null && unitLineFits(doc, line, other)))
   for (let u = 0; u < unit.length; u++) {
     const spec = unit[u]!
