@@ -18,7 +18,7 @@ import { normaliseCell } from './field-types'
 import { htmlToText } from './html-to-text'
 import { parseEmail, type MimeLimits, type NormalisedEmail } from './mime'
 import { pdfText, type PdfLimits } from './pdf'
-import { extractField, ITEM_RULE_KINDS, readByPlace, learnFromSamples, learnTemplate, whyMissing, type LearningSample, parseStoredTemplateWith, templateSchema, type Docs, type FieldTemplate, type StoredTemplateResult, type Template, type View } from './template'
+import { extractField, readByPlace, readsItems, learnFromSamples, learnTemplate, whyMissing, type LearningSample, parseStoredTemplateWith, templateSchema, type Docs, type FieldTemplate, type StoredTemplateResult, type Template, type View } from './template'
 
 /**
  * A learned template plus the sample's text, which the AI parsers use as their worked example.
@@ -169,7 +169,7 @@ export async function trainParserFromSamples(
 
 /** The parser's line-item fields: those learned as repeated rows, a column or a list. */
 export function lineItemFields(template: Template): string[] {
-  return template.fields.filter((f) => Object.values(f.rules).some((rules) => rules?.some((r) => ITEM_RULE_KINDS.has(r.kind) && !(r.kind === 'rows' && r.single)))).map((f) => f.name)
+  return template.fields.filter((f) => Object.values(f.rules).some((rules) => rules?.some(readsItems))).map((f) => f.name)
 }
 
 /** Each line-item field's value per item, kept beside the details of one extraction. */

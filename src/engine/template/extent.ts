@@ -221,9 +221,11 @@ const DIGIT_GROUPS = /\d+(?:[ \u00a0]\d+)*/y
 /** The first line of a quoted or forwarded email: `> …`, `On … wrote:`, `-----Original Message-----`. */
 const QUOTE_START = /^(?:>|(?:on|le|am|el|em|op|il)\s.{4,200}(?:wrote|a écrit|schrieb|escribió|escreveu|schreef|ha scritto)\s?:$|-{2,}\s*(?:original message|forwarded message|message transféré|weitergeleitete nachricht|mensaje reenviado)\s*-{2,})/iu
 
+/** A list's bullet as bodies render it (html-to-text writes `• ` before an `<li>`). */
+export const BULLET_MARK = '[•◦▪‣·*–-]'
 /** A line of a bulleted list: `• Planting & borders`, `- Lighting`. */
-const BULLETED = /^[ \t]*[•◦▪‣·*–-][ \t]+\S/u
-const BULLET = /^[ \t]*[•◦▪‣·*–-][ \t]+/u
+const BULLETED = new RegExp(`^[ \\t]*${BULLET_MARK}[ \\t]+\\S`, 'u')
+const BULLET = new RegExp(`^[ \\t]*${BULLET_MARK}[ \\t]+`, 'u')
 
 /**
  * A value read as a bulleted list, as the user highlighted it: a browser's selection of a list

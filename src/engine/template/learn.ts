@@ -2,7 +2,7 @@ import type { ExtractionField } from '../../shared/contracts/extraction'
 import { cellsOf, cleanValue, lineOf, lineText, type Doc } from '../doc'
 import { detectShape, findShapeSpans } from '../shapes'
 import { isLabelLine, squash, wordsOf } from './anchors'
-import { learnExtent } from './extent'
+import { BULLET_MARK, learnExtent } from './extent'
 import { layoutOf, MAX_LAYOUT_LINES, placeOf } from './place'
 import { findCards, learnCards, type LearnedCards } from './rules/cards'
 import { learnColumn } from './rules/column'
@@ -19,9 +19,6 @@ import { TEMPLATE_VERSION } from './schema'
 import { mergeSpans, type Span } from './spans'
 import type { Docs, FieldTemplate, Rule, Template, View } from './types'
 
-/** A list's bullet as bodies render it (html-to-text writes `• ` before an `<li>`). */
-const BULLET = '[•◦▪‣·*–-]'
-
 /** Occurrences of the highlighted text in a body, whitespace-insensitive. */
 function findOccurrences(doc: Doc, value: string, touching = false): Span[] {
   const trimmed = value.trim()
@@ -30,7 +27,7 @@ function findOccurrences(doc: Doc, value: string, touching = false): Span[] {
   // Where the highlight goes on to a new line, the body may show a list's bullet there: a browser's
   // selection of a bulleted list leaves its markers out (`Planting\nLighting` of `• Planting\n• Lighting`).
   const gaps = trimmed.match(/\s+/g) ?? []
-  const body = parts.map((p, i) => (i === 0 ? '' : gaps[i - 1]!.includes('\n') ? `\\s+(?:${BULLET}\\s+)?` : '\\s+') + p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('')
+  const body = parts.map((p, i) => (i === 0 ? '' : gaps[i - 1]!.includes('\n') ? `\\s+(?:${BULLET_MARK}\\s+)?` : '\\s+') + p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('')
   // A value that starts or ends with a letter or digit must not be cut out of a longer word or number;
   // a number is not the part after a decimal point or a dot of a longer number either (`4` in `SW10484.4`).
   const first = parts[0]!
@@ -120,7 +117,6 @@ function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField): Span
   }
   return spans[Math.min(ctx?.occurrence ?? 0, spans.length - 1)]!
 }
-
 
 /** The header of the table column holding `at`: the nearest row above of as many cells, without digits. */
 function columnHeader(doc: Doc, at: number): string {
@@ -251,7 +247,7 @@ export function learnTemplate(docs: Docs, fields: ExtractionField[], varying: Pa
           )
     // A run of look-alike units that the sample shows fewer of than cards is part of each card (an
     // address block's lines), not the items.
-    for (const [i, found] of cards) if (runs[i] && runs[i]!.count >= found.count) cards.delete(i)
+    for (const [i, learned] of cards) if (runs[i] && runs[i]!.count >= learned.count) cards.delete(i)
     if (view !== 'subject') {
       const layout = layoutOf(doc)
       if (layout.length <= MAX_LAYOUT_LINES) layouts[view] = layout

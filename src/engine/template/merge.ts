@@ -4,7 +4,7 @@ import { detectShape, fitsShape } from '../shapes'
 import { squash, wordsOf } from './anchors'
 import { applyRule } from './apply'
 import { learnTemplate } from './learn'
-import { ITEM_RULE_KINDS } from './rules/registry'
+import { ITEM_RULE_KINDS, readsItems } from './rules/registry'
 import type { Span } from './spans'
 import type { Docs, FieldTemplate, Rule, Template, View } from './types'
 
@@ -132,7 +132,7 @@ export function learnFromSamples(samples: LearningSample[]): Template {
       // A field the first sample shows as items (more than one) is read as items: a rule for one
       // value that another sample's view adds (a label that finds the first of the items) would
       // read the first item alone and call it the field, as a sample of one item cannot contradict.
-      const itemsOnly = aloneRules.some((r) => ITEM_RULE_KINDS.has(r.kind) && !(r.kind === 'rows' && r.single))
+      const itemsOnly = aloneRules.some(readsItems)
       const aloneKeys = new Set(aloneRules.map((r) => JSON.stringify(r)))
       const seen = new Set<string>()
       const candidates: Rule[] = []

@@ -13,15 +13,14 @@ import type { FieldTemplate, Place, Template } from './types'
  * same kind. Such a value is never more than partial: its reason says it was read by its place.
  */
 
-/** Each non-empty line of a body as its kind: its cell count and its run of words and numbers. */
+/** Each non-empty line of a body as its kind (see kindOf). */
 export function layoutOf(doc: Doc): string[] {
-  const out: string[] = []
-  for (let l = 0; l < doc.lineStart.length; l++) {
-    const text = lineText(doc, l)
-    if (text.trim() === '') continue
-    out.push(kindOf(doc, l))
-  }
-  return out
+  return nonEmptyLines(doc).lines.map((l) => kindOf(doc, l))
+}
+
+/** A line's cells, or the line as one cell. */
+function cellsOfLine(doc: Doc, line: number): readonly string[] {
+  return doc.lineTab[line] ? cellsOf(doc, line) : [lineText(doc, line)]
 }
 
 /**
@@ -29,21 +28,17 @@ export function layoutOf(doc: Doc): string[] {
  * purpose: the value's own cell is data (`1250720054` here, `B1AF-A4CC-BC61` there).
  */
 function kindOf(doc: Doc, line: number): string {
-  const cells = doc.lineTab[line] ? cellsOf(doc, line) : [lineText(doc, line)]
-  return cells.map((c) => (/\d/.test(c) ? '9' : /\p{L}/u.test(c) ? 'a' : c.trim() === '' ? '' : '-')).join('|')
+  return cellsOfLine(doc, line).map((c) => (/\d/.test(c) ? '9' : /\p{L}/u.test(c) ? 'a' : c.trim() === '' ? '' : '-')).join('|')
 }
 
 /** The value's place: its non-empty line's index and its cell, when it fills that cell (or line). */
 export function placeOf(doc: Doc, span: Span): Place | null {
   const line = lineOf(doc, span[0])
   if (lineOf(doc, span[1]) !== line) return null
-  const cells = doc.lineTab[line] ? cellsOf(doc, line) : [lineText(doc, line)]
   const before = doc.text.slice(doc.lineStart[line]!, span[0])
   const cell = doc.lineTab[line] ? before.split('\t').length - 1 : 0
-  if (squash(cells[cell] ?? '') !== squash(doc.text.slice(span[0], span[1]))) return null
-  let index = 0
-  for (let l = 0; l < line; l++) if (lineText(doc, l).trim() !== '') index++
-  return { line: index, cell }
+  if (squash(cellsOfLine(doc, line)[cell] ?? '') !== squash(doc.text.slice(span[0], span[1]))) return null
+  return { line: nonEmptyLines(doc).index.get(line)!, cell }
 }
 
 /** At most this many lines in a layout: longer bodies are not aligned (the work grows as the square). */
@@ -148,8 +143,7 @@ export function readByPlace(template: Template, field: FieldTemplate, doc: Doc, 
   const at = index.get(line)!
   if (place.line > 0 && aligned!.get(place.line - 1) !== lines[at - 1]) return null
   if (place.line + 1 < layout.length && aligned!.get(place.line + 1) !== lines[at + 1]) return null
-  const cells = doc.lineTab[line] ? cellsOf(doc, line) : [lineText(doc, line)]
-  const value = cleanValue(cells[place.cell] ?? '')
+  const value = cleanValue(cellsOfLine(doc, line)[place.cell] ?? '')
   if (value === '' || (isStrong(field.shape) && !fitsShape(value, field.shape, field.shapeOptions))) return null
   return value
 }

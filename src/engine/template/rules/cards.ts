@@ -4,7 +4,7 @@ import { squash } from '../anchors'
 import type { Span } from '../spans'
 import type { FieldTemplate, LineClass, Rule, RuleHandler, UnitLine } from '../types'
 import { compiled, linePattern } from './pattern'
-import { contentLines, hasFixedText, isSummary, LABEL_VALUE, NUMBER_LINE, NUMBER_LINE_RE, specOf, unitLineFits } from './rows'
+import { contentLines, hasFixedText, isSummary, LABEL_VALUE, MAX_ITEMS, NUMBER_LINE, NUMBER_LINE_RE, specOf, unitLineFits } from './rows'
 
 /**
  * Line items as cards: blocks of several lines, one per item (a listing's price, its `3 bd | 2 ba |
@@ -23,7 +23,6 @@ type CardsRule = Extract<Rule, { kind: 'cards' }>
 const MAX_CARD_LINES = 12
 /** A card may have this many lines more than the sample's longest (more option or note lines). */
 const SLACK = 3
-const MAX_ITEMS = 500
 
 /** What kind of line a line is, to check that the lines between a key and a value are the sample's. */
 function lineClass(doc: Doc, line: number): LineClass {
@@ -201,10 +200,13 @@ export function learnCards(doc: Doc, span: Span, field: FieldTemplate, variable:
 }
 
 const keysCache = new WeakMap<Doc, Map<string, { keys: number[]; hole: boolean } | null>>()
+/** The fields of one set of cards share their keys: keyed by what finds them, worked out once per rule. */
+const ruleKeys = new WeakMap<CardsRule, string>()
 
 /** The target's cards: the rule's ordinal run of key lines; `hole`: a key further on, as if a card read otherwise. */
 function findKeys(doc: Doc, rule: CardsRule): { keys: number[]; hole: boolean } | null {
-  const cacheKey = JSON.stringify([rule.key, rule.gap, rule.ordinal])
+  let cacheKey = ruleKeys.get(rule)
+  if (cacheKey === undefined) ruleKeys.set(rule, (cacheKey = JSON.stringify([rule.key, rule.gap, rule.ordinal])))
   let byKey = keysCache.get(doc)
   if (!byKey) keysCache.set(doc, (byKey = new Map()))
   if (byKey.has(cacheKey)) return byKey.get(cacheKey)!

@@ -51,7 +51,10 @@ function landmarkLines(doc: Doc, landmark: string[], prefix: boolean): number[] 
  * A line that can anchor what follows it: a line of fixed text, or one that opens with fixed words
  * and goes on with a value (`Delivered to: 12 Main St`), which then anchors by those words.
  */
-export function landmarkOf(doc: Doc, line: number, variable: Span[]): { words: string[]; prefix: boolean; core?: number } | null {
+/** A line of fixed text as a landmark: its words, whether they only open the line, and its core (see Rule). */
+type Landmark = { words: string[]; prefix: boolean; core?: number }
+
+export function landmarkOf(doc: Doc, line: number, variable: Span[]): Landmark | null {
   const text = lineText(doc, line)
   if (isLabelLine(text, doc, line, variable)) {
     const words = wordsOf(text)
@@ -301,6 +304,22 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
   // Words before the value are its line's label; words after it belong to the next value.
   const lineWords = lineWordsOf(doc, line, span, variable, true)
   const rules: Rule[] = []
+  type LandmarkRule = Extract<Rule, { kind: 'landmark' }>
+  const ruleFor = (anchor: Landmark, ordinal: number, offset: number, extent: Extent, capture: string | undefined, place: Partial<LandmarkRule>): LandmarkRule => ({
+    kind: 'landmark',
+    landmark: anchor.words,
+    ...(anchor.prefix ? { prefix: true } : {}),
+    ...(anchor.core ? { core: anchor.core } : {}),
+    ordinal,
+    offset,
+    cell: cell.index,
+    extent,
+    // The last-token capture is for lines whose words before the value change (a city, a state).
+    lineWords: capture === last ? [] : lineWords,
+    skipLead,
+    ...place,
+    ...(capture ? { capture } : {}),
+  })
   let crossed = 0
   for (let l = line - 1; l >= 0 && l >= line - 20 && rules.length < 2; l--) {
     const text = lineText(doc, l)
@@ -314,8 +333,7 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
     // In the value's own block, words and a number without a label's colon (`Unit 7`, `Apt 4B`,
     // `Suite 210`) are a line of the same record, data that comes and goes, not a heading.
     if (crossed === 0 && anchor.prefix && /\d/.test(text) && !text.includes(':')) continue
-    const landmark = anchor.words
-    const ordinal = findLandmarks(doc, landmark, anchor.prefix).indexOf(l)
+    const ordinal = findLandmarks(doc, anchor.words, anchor.prefix).indexOf(l)
     if (ordinal < 0) continue
     // The value's line as a place in the n-th block under the landmark, so lines that come and go
     // in that block or in the blocks between are aligned, never counted through.
@@ -326,25 +344,13 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
     const offset = block.indexOf(line) + 1
     const kinds = block.map((b) => lineKind(lineText(doc, b)))
     for (const [extent, capture] of extents.flatMap((e) => captures.map((c) => [e, c] as const))) {
-      const rule: Rule = {
-        kind: 'landmark',
-        landmark,
-        ...(anchor.prefix ? { prefix: true } : {}),
-        ...(anchor.core ? { core: anchor.core } : {}),
-        ordinal,
-        offset,
-        cell: cell.index,
-        extent,
-        // The last-token capture is for lines whose words before the value change (a city, a state).
-        lineWords: capture === last ? [] : lineWords,
-        skipLead,
+      const rule = ruleFor(anchor, ordinal, offset, extent, capture, {
         block: kinds,
         ...(which > 0 ? { blocks: which } : {}),
-        ...(capture ? { capture } : {}),
         // The nearest line above, a label or a question ending in `:` or `?`, in the block just
         // above the value's: it names this value, so without it the value is absent.
         ...(rules.length === 0 && which === 0 && !anchor.prefix && /[:?]\s*$/.test(text) ? { asks: true as const } : {}),
-      }
+      })
       if (sameValue(applyLandmark(doc, rule, field), doc.text.slice(span[0], span[1]))) {
         rules.push(rule)
         if (!capture || captures.length === 1) break
@@ -363,19 +369,7 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
     const found = findLandmarks(doc, anchor.words, anchor.prefix)
     const ordinal = found.length === 1 ? found.indexOf(below) : -1
     for (const [extent, capture] of ordinal < 0 ? [] : extents.flatMap((e) => captures.map((c) => [e, c] as const))) {
-      const rule: Rule = {
-        kind: 'landmark',
-        landmark: anchor.words,
-        ...(anchor.prefix ? { prefix: true } : {}),
-        ...(anchor.core ? { core: anchor.core } : {}),
-        ordinal,
-        offset: -1,
-        cell: cell.index,
-        extent,
-        lineWords: capture === last ? [] : lineWords,
-        skipLead,
-        ...(capture ? { capture } : {}),
-      }
+      const rule = ruleFor(anchor, ordinal, -1, extent, capture, {})
       if (sameValue(applyLandmark(doc, rule, field), doc.text.slice(span[0], span[1]))) {
         rules.push(rule)
         break
@@ -384,7 +378,6 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
   }
   return rules
 }
-
 
 export const landmarkRule: RuleHandler<'landmark'> = {
   baseConfidence: 0.7,

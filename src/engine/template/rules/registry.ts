@@ -28,3 +28,11 @@ export const RULES: { [K in Rule['kind']]: RuleHandler<K> } = {
 
 /** Rule kinds that read a field as line items, one value per item. */
 export const ITEM_RULE_KINDS: ReadonlySet<Rule['kind']> = new Set(['rows', 'cards', 'column', 'list'])
+
+/**
+ * Whether a rule reads items because the sample showed several: not a rows rule learned from a
+ * sample with one item (`single`), which the field's other rules back up.
+ */
+export function readsItems(rule: Rule): boolean {
+  return ITEM_RULE_KINDS.has(rule.kind) && !(rule.kind === 'rows' && rule.single)
+}

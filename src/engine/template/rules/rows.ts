@@ -21,7 +21,7 @@ type RowsRule = Extract<Rule, { kind: 'rows' }>
 
 /** At most this many lines per item, and this many items. */
 const MAX_UNIT_LINES = 4
-const MAX_ITEMS = 500
+export const MAX_ITEMS = 500
 /** At most this many option lines (`Color: Blue`, `Size: M`) under one item's name. */
 const MAX_OPTION_LINES = 6
 
@@ -117,8 +117,8 @@ function productNamedLikeSummary(doc: Doc, line: number, spec: UnitLine): boolea
   const cells = cellsOf(doc, line)
   if (cells.length !== spec.cells.length || spec.cells.filter((c) => c === 'num').length < 2) return false
   if (!spec.cells.every((want, i) => (want === 'empty' ? cells[i]!.trim() === '' : want === 'num' ? cellClass(cells[i]!) === 'num' : cells[i]!.trim() !== ''))) return false
-  const label = rowOf(doc, line).label
-  return !label.endsWith(':') && rowOf(doc, line).wordCount >= 3
+  const row = rowOf(doc, line)
+  return !row.label.endsWith(':') && row.wordCount >= 3
 }
 
 /** A total or a tax named with more words (`Items subtotal`, `Total charged`, `City tax`): short, with such a word. */
@@ -171,14 +171,17 @@ function unitLines(doc: Doc, lines: number[], at: number, unit: UnitLine[], stop
  * `next`: the content index after the unit.
  */
 function unitSpan(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): { at: number[]; next: number } | null {
-  if (at >= lines.length || (isSummaryLine(doc, lines[at]!, stops) && !productNamedLikeSummary(doc, lines[at]!, unit[0]!))) return null
+  if (at >= lines.length) return null
+  // The unit's first line may be named like a summary and still be a product (see productNamedLikeSummary).
+  const product = isSummaryLine(doc, lines[at]!, stops) && productNamedLikeSummary(doc, lines[at]!, unit[0]!)
+  if (isSummaryLine(doc, lines[at]!, stops) && !product) return null
   const out: number[] = []
   let i = at
   const fitsLine = (spec: UnitLine, line: number | undefined) =>
     line !== undefined &&
     unitLineFits(doc, line, spec) &&
     // A table row named as a summary (`Subtotal⇥$738.11`) is no line of an item.
-    !('cells' in spec && isSummaryLine(doc, line, stops) && !(line === lines[at] && productNamedLikeSummary(doc, line, spec))) &&
+    !('cells' in spec && isSummaryLine(doc, line, stops) && !(product && line === lines[at])) &&
     !(!('cells' in spec) && spec.pattern === null && unit.some((other) => other !== spec && !other.repeat && !('cells' in other) && other.pattern !== null && unitLineFits(doc, line, other)))
   for (let u = 0; u < unit.length; u++) {
     const spec = unit[u]!
