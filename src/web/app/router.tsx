@@ -1,7 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router'
 import { paths } from '../../shared/paths'
 import { PageSpinner } from '../components/ui/page-spinner'
-import { documentTitle } from '../lib/document-title'
+import { keepDocumentTitle } from '../lib/document-title'
 import { LandingPage } from '../features/marketing/landing-page'
 
 /** Loads a page's module on first visit, so the landing page doesn't ship every screen. */
@@ -61,8 +61,4 @@ export const router = createBrowserRouter([
   },
 ])
 
-// Set on every navigation, once the new page is there (lazy routes load first).
-document.title = documentTitle(router.state.matches.map((match) => match.route.handle))
-router.subscribe((state) => {
-  document.title = documentTitle(state.matches.map((match) => match.route.handle))
-})
+keepDocumentTitle(router)

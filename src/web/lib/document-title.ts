@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { useMatches } from 'react-router'
+import { useLocation, useMatches, type DataRouter } from 'react-router'
 
 /** What a route in src/web/app/router.tsx says about its page: its title ("Dashboard"). */
 export type RouteHandle = { title?: string }
@@ -20,11 +20,42 @@ export function documentTitle(handles: readonly unknown[], subject?: string): st
   return subject ? `${subject} · ${title} · Mailrow` : `${title} · Mailrow`
 }
 
+/**
+ * The subject the mounted page gave its path. The router sets the title on every state change, a
+ * new ?status= on the same page too, and may do so after the page's effect ran: it asks here so it
+ * keeps the subject instead of racing the page. Keyed by path so that a navigation to another page
+ * never shows the old page's subject, even before the old page unmounts.
+ */
+let pageSubject: { pathname: string; subject: string } | undefined
+
+export function subjectFor(pathname: string): string | undefined {
+  return pageSubject?.pathname === pathname ? pageSubject.subject : undefined
+}
+
 /** Puts the page's subject (a parser's name, once it has loaded) in front of its route's title. */
 export function usePageTitle(subject: string | undefined) {
-  // The router sets the route's title after every navigation, a new ?page= on this page too: set it again then.
   const matches = useMatches()
+  const { pathname } = useLocation()
   useEffect(() => {
-    if (subject) document.title = documentTitle(matches.map((match) => match.handle), subject)
-  }, [matches, subject])
+    if (!subject) return
+    const mine = { pathname, subject }
+    pageSubject = mine
+    document.title = documentTitle(matches.map((match) => match.handle), subject)
+    return () => {
+      if (pageSubject === mine) pageSubject = undefined
+    }
+  }, [matches, pathname, subject])
+}
+
+/**
+ * Sets the title now and on every router state change (once a lazy route's page is there), with
+ * the subject the page on that path gave itself.
+ */
+export function keepDocumentTitle(router: DataRouter) {
+  const apply = (state: DataRouter['state']) => {
+    const handles = state.matches.map((match) => match.route.handle)
+    document.title = documentTitle(handles, subjectFor(state.location.pathname))
+  }
+  apply(router.state)
+  return router.subscribe(apply)
 }
