@@ -24,9 +24,10 @@ import { evaluateCorpus } from './corpus-eval'
 // silently wrong; 89.6% and none after the counted list and same-line labels) the 110 stand at
 // 98.16% and 98.62%; with bagisto-order and crater-invoice (85.8% and 94.2% first) the 112 stood
 // at 98.19% and 98.54%; with nopcommerce-order and mautic-form, and values read by their place in
-// emails worded otherwise, the 114 stand at 98.49% and 98.64%.
-const TUNING_ONE_SAMPLE_FLOOR = 0.984
-const TUNING_TWO_SAMPLES_FLOOR = 0.986
+// emails worded otherwise, the 114 stood at 98.49% and 98.64%; with rows of a sparse grid (a
+// timesheet's days) read whichever cells are empty, 98.63% and 98.82%.
+const TUNING_ONE_SAMPLE_FLOOR = 0.985
+const TUNING_TWO_SAMPLES_FLOOR = 0.987
 /** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
 /** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%). */
@@ -50,10 +51,11 @@ const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
  * total; invoice-reminder-digest's one invoice is a sentence no rule reads as an item).
  */
 // 86.1% with the senders of decision 030, 87.4% once a summary row named otherwise stopped tying
-// with the item's own cell for a highlight shown in both.
-const ONE_ITEM_TUNING_FLOOR = 0.87
-/** 47.9% on two held-out senders; 29.9% with the held-out senders of decision 030 (four with items). */
-const ONE_ITEM_HELD_OUT_FLOOR = 0.29
+// with the item's own cell for a highlight shown in both; 89.8% once an amount highlighted for two
+// fields went to the one labelled with its name and the item's row.
+const ONE_ITEM_TUNING_FLOOR = 0.89
+/** 47.9% on two held-out senders; 29.9% with the held-out senders of decision 030 (four with items), then 31.3%. */
+const ONE_ITEM_HELD_OUT_FLOOR = 0.3
 /** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */
 const NEW_SENDERS = new Set(TEMPLATES.slice(19).map((t) => t.id))
 

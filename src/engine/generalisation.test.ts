@@ -642,6 +642,74 @@ describe('line items', () => {
     expect(got!.fields).toEqual({ 'Line Total': '€453.00\n€29.00' })
   })
 
+  it("reads a sparse grid's rows (hours on some days only) like the sample's row, whichever days are empty", async () => {
+    const timesheet = (rows: Array<[string, Array<number | ''>]>) =>
+      html(
+        `<p>Timesheet approved</p><table><tr><th>Project</th><th>Mon</th><th>Tue</th><th>Wed</th><th>Thu</th><th>Fri</th><th>Total</th></tr>` +
+          rows.map(([name, days]) => `<tr><td>${name}</td>${days.map((d) => `<td>${d}</td>`).join('')}<td>${days.reduce<number>((a, d) => a + (d || 0), 0)}</td></tr>`).join('') +
+          `</table><p>View timesheet</p>`,
+      )
+    const [got] = await learnAndRun(
+      timesheet([
+        ['Website Redesign', [8, '', 6.5, 7, '']],
+        ['Admin', [1, 2, '', '', 1]],
+      ]),
+      [
+        { name: 'Project', value: 'Website Redesign' },
+        { name: 'Hours', value: '21.5' },
+      ],
+      [
+        timesheet([
+          ['SEO Retainer', ['', '', '', 0.25, '']],
+          ['Mobile App', [5, 8, 1.5, '', '']],
+          ['Training', ['', '', '', '', 2]],
+        ]),
+      ],
+    )
+    expect(got!.fields).toEqual({ Project: 'SEO Retainer\nMobile App\nTraining', Hours: '0.25\n14.5\n2' })
+    expect(got!.status).toBe('success')
+  })
+
+  it("takes a one-item sample's amount from the item's row when the same amount is also another field's, labelled with that field's name", async () => {
+    const timesheet = (rows: Array<[string, number]>) =>
+      html(
+        `<table><tr><td>Total hours</td><td>${rows.reduce((a, [, h]) => a + h, 0)}</td></tr><tr><td>Billable hours</td><td>${rows.reduce((a, [, h]) => a + h, 0)}</td></tr></table>` +
+          `<table><tr><th>Project</th><th>Client</th><th>Total</th></tr>` +
+          rows.map(([name, hours]) => `<tr><td>${name}</td><td>Acme</td><td>${hours}</td></tr>`).join('') +
+          `</table><p>View timesheet</p>`,
+      )
+    const [got] = await learnAndRun(
+      timesheet([['Website Redesign', 40.5]]),
+      [
+        { name: 'Total Hours', value: '40.5' },
+        { name: 'Project', value: 'Website Redesign' },
+        { name: 'Project Hours', value: '40.5' },
+      ],
+      [
+        timesheet([
+          ['SEO Retainer', 12],
+          ['Mobile App', 20.5],
+        ]),
+      ],
+    )
+    expect(got!.fields).toEqual({ 'Total Hours': '32.5', Project: 'SEO Retainer\nMobile App', 'Project Hours': '12\n20.5' })
+  })
+
+  it("does not take for one field an occurrence labelled with another field's name, when both were highlighted with the same value", async () => {
+    // Total hours counts leave too, which no project line shows.
+    const timesheet = (total: number, project: string, hours: number) => text(`Timesheet approved\n\nTotal hours: ${total}\n\nProject\n${project} — ${hours} h\n\nView timesheet`)
+    const [got] = await learnAndRun(
+      timesheet(40.5, 'Website Redesign', 40.5),
+      [
+        { name: 'Total Hours', value: '40.5' },
+        { name: 'Project', value: 'Website Redesign' },
+        { name: 'Project Hours', value: '40.5' },
+      ],
+      [timesheet(14, 'SEO Retainer', 12)],
+    )
+    expect(got!.fields).toEqual({ 'Total Hours': '14', Project: 'SEO Retainer', 'Project Hours': '12' })
+  })
+
   it('never reads part of the items as all of them when some rows have a cell more (a discount in a text mail)', async () => {
     const invoice = (rows: Array<[string, number, string, string]>) =>
       text(

@@ -97,7 +97,20 @@ function contextScore(doc: Doc, spans: Span[], field: ExtractionField): Span | n
   return best
 }
 
-function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField): Span {
+/** How many words of a field's name label the occurrence: on its line before it, or heading its column. */
+function nameScore(doc: Doc, span: Span, name: ReadonlySet<string>): number {
+  const line = lineOf(doc, span[0])
+  const label = wordsOf(doc.text.slice(Math.max(doc.lineStart[line]!, span[0] - 80), span[0])).filter((w) => name.has(w)).length
+  // A summary row named otherwise (`Subtotal` under a `Line Total` column) holds another value.
+  if (label === 0 && isSummary(doc, line)) return -1
+  return label + wordsOf(columnHeader(doc, span[0])).filter((w) => name.has(w)).length
+}
+
+/**
+ * `rivals`: the other fields highlighted with the same value and no position; `settled`: where the
+ * values found once are.
+ */
+function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField, rivals: readonly ExtractionField[], settled: readonly Span[]): Span {
   const ctx = field.context
   if (ctx?.before || ctx?.after) return contextScore(doc, spans, field) ?? touchingByContext(doc, spans, field) ?? spans[Math.min(ctx.occurrence ?? 0, spans.length - 1)]!
   if (ctx?.occurrence === undefined && spans.length > 1) {
@@ -105,15 +118,25 @@ function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField): Span
     // In a table, the one under the column headed like the field (a price equal to the line's
     // total when the quantity is 1: `Importe`, not `Precio`).
     const name = new Set(wordsOf(field.name))
-    const scores = spans.map((span) => {
+    const named = spans.map((span) => nameScore(doc, span, name))
+    // Where no occurrence is labelled with the field's whole name (an item's `Project Hours`, also
+    // in `Total hours` and `Billable hours`), the one in a table row holding another highlighted
+    // value (the item's name) is that row's.
+    const wholeName = named.some((n) => n >= name.size)
+    const rowmate = (span: Span) => {
       const line = lineOf(doc, span[0])
-      const label = wordsOf(doc.text.slice(Math.max(doc.lineStart[line]!, span[0] - 80), span[0])).filter((w) => name.has(w)).length
-      // A summary row named otherwise (`Subtotal` under a `Line Total` column) holds another value.
-      if (label === 0 && isSummary(doc, line)) return -1
-      return label + wordsOf(columnHeader(doc, span[0])).filter((w) => name.has(w)).length
-    })
-    const best = Math.max(...scores)
-    if (best > 0 && scores.filter((x) => x === best).length === 1) return spans[scores.indexOf(best)]!
+      return !wholeName && doc.lineTab[line] && settled.some((other) => lineOf(doc, other[0]) === line) ? 2 : 0
+    }
+    const scores = spans.map((span, i) => named[i]! + rowmate(span))
+    // Two fields of the same value (an item's hours and the total hours, one item): an occurrence
+    // labelled more like another field's name is that field's (`Total hours` for Total Hours, not
+    // for Project Hours), so this field takes one of the others.
+    const rivalNames = rivals.map((r) => new Set(wordsOf(r.name)))
+    const mine = spans.map((span, i) => !rivalNames.some((other) => nameScore(doc, span, other) > scores[i]!))
+    const open = mine.some(Boolean) ? mine : spans.map(() => true)
+    const best = Math.max(...scores.filter((_, i) => open[i]))
+    if (best > 0 && scores.filter((x, i) => open[i] && x === best).length === 1) return spans[scores.findIndex((x, i) => open[i] && x === best)]!
+    if (open.some((o) => !o)) return spans[open.findIndex((o, i) => o && scores[i]! >= 0)] ?? spans[open.indexOf(true)]!
   }
   return spans[Math.min(ctx?.occurrence ?? 0, spans.length - 1)]!
 }
@@ -230,7 +253,9 @@ export function learnTemplate(docs: Docs, fields: ExtractionField[], varying: Pa
     const doc = docs[view]
     if (!doc) continue
     const found = fields.map((f) => findOccurrences(doc, f.value))
-    const spans: Array<Span | null> = fields.map((f, i) => (found[i]!.length > 0 ? chooseOccurrence(doc, found[i]!, f) : null))
+    const settled = found.flatMap((list) => (list.length === 1 ? list : []))
+    const rivalsOf = (f: ExtractionField) => fields.filter((o) => o !== f && !o.context && cleanValue(o.value) === cleanValue(f.value))
+    const spans: Array<Span | null> = fields.map((f, i) => (found[i]!.length > 0 ? chooseOccurrence(doc, found[i]!, f, rivalsOf(f), settled) : null))
     // Every occurrence of a highlighted value is variable text, never an anchor; so are dates, amounts, links.
     // Text another sample of the sender shows differently (`varying`) is data too.
     const variable = mergeSpans([...found.flatMap((list) => list.slice(0, 50)), ...findShapeSpans(doc.text), ...(varying[view] ?? [])])

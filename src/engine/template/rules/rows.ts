@@ -49,12 +49,17 @@ export function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
     // One cell may be filled where the sample's was empty or empty where it was filled (a
     // Discount column that only some items use), but not the row's first filled cell: its name.
     const first = spec.cells.findIndex((want) => want !== 'empty')
+    // A sparse grid (a timesheet's days, hours on some of them): the sample's row left a number
+    // cell empty between numbers, so any number cell after the name may be empty or filled.
+    const sparse = differ === 0 && isSparseGrid(spec.cells, first)
     let optional = 0
     for (let i = 0; i < width; i++) {
       const want = spec.cells[i] ?? 'empty'
       const c = (cells[i] ?? '').trim()
       if (want === 'empty' ? c !== '' : c === '') {
-        if (i === first || ++optional > 1) return false
+        if (i === first) return false
+        if (sparse && (want === 'num' || cellClass(c) === 'num')) continue
+        if (++optional > 1) return false
         continue
       }
       if (want === 'num' && cellClass(c) !== 'num' && !leadsWithAmount(c)) return false
@@ -65,6 +70,17 @@ export function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
   const text = lineText(doc, line)
   if (spec.pattern === null) return !doc.lineTab[line] && /\p{L}/u.test(text)
   return compiled(spec.pattern).test(text)
+}
+
+/** The row's cells after its name are numbers with an empty one between them (`9.5⇥6⇥⇥⇥40.5`). */
+function isSparseGrid(cells: ReadonlyArray<'empty' | 'num' | 'text'>, first: number): boolean {
+  const lastNum = cells.lastIndexOf('num')
+  let gaps = 0
+  for (let i = first + 1; i < lastNum; i++) {
+    if (cells[i] === 'text') return false
+    if (cells[i] === 'empty') gaps++
+  }
+  return gaps > 0
 }
 
 /** A cell that opens with an amount and goes on with a note about it (`$38.43 Excl. Tax: $35.50`). */
