@@ -1028,6 +1028,19 @@ describe('names in the sentence around a value', () => {
   })
 })
 
+describe('data nobody highlighted earlier on the line', () => {
+  it("reads a value at a sentence's end after its last fixed words, when a name nobody highlighted earlier in the sentence changes", async () => {
+    const notice = (shop: string, day: string, window: string) =>
+      html(`<p>Bonjour Priya,</p><p>Votre colis n° 6C4814 expédié par ${shop} sera livré le ${day} ${window}.</p><p>Suivre mon colis</p>`)
+    const [got, other] = await learnAndRun(notice('la Boutique Lumière', 'mercredi 17 avril', 'entre 9h00 et 13h00'), [{ name: 'Créneau', value: 'entre 9h00 et 13h00' }], [
+      notice('Atelier Côté Jardin', 'dimanche 19 mars', 'entre 13h00 et 17h00'),
+      notice('Maison Verte', 'lundi 3 juin', 'avant 12h00'),
+    ])
+    expect(got!.fields['Créneau']).toBe('entre 13h00 et 17h00')
+    expect(other!.fields['Créneau']).toBe('avant 12h00')
+  })
+})
+
 describe('replies that quote the email', () => {
   const reply = (note: string | null, name: string) =>
     text(

@@ -10,7 +10,7 @@ import { learnKeyed } from './rules/keyed'
 import { learnLabel } from './rules/label'
 import { learnLandmarks } from './rules/landmark'
 import { learnList } from './rules/list'
-import { learnPattern } from './rules/pattern'
+import { learnPattern, learnTailPattern } from './rules/pattern'
 import { learnPosition } from './rules/position'
 import { findUnitRun, isSummary, isSummaryRow, learnRows, type LearnedRun } from './rules/rows'
 import { learnStacked } from './rules/stacked'
@@ -200,6 +200,7 @@ function learnRules(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]
   push(learnKeyed(doc, span, field, extents))
   push(learnSuffix(doc, span, field, others))
   push(learnPattern(doc, span, field, others))
+  push(learnTailPattern(doc, span, field, others))
   if (view !== 'subject') {
     rules.push(...learnLandmarks(doc, span, field, others, extents))
     push(learnPosition(doc, span, field, others, extents))

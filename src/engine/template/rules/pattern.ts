@@ -151,6 +151,41 @@ export function learnPattern(doc: Doc, span: Span, field: FieldTemplate, variabl
   return ordinal < 0 ? null : { kind: 'pattern', pattern, ordinal, count: matches.length }
 }
 
+/** Fixed words right before the value that start the pattern of a line's tail (learnTailPattern). */
+const TAIL_WORDS = 3
+
+/**
+ * The line's pattern from the last few fixed words before the value (`sera livré le <date> (…).`):
+ * text further back on the line may be data nobody highlighted (`expédié par la Boutique Lumière`),
+ * which the whole line's pattern takes for fixed. Read only when that pattern finds nothing.
+ */
+export function learnTailPattern(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]): Rule | null {
+  const line = lineOf(doc, span[0])
+  if (lineOf(doc, span[1]) !== line || doc.lineEnd[line]! - doc.lineStart[line]! > MAX_PATTERN_LINE) return null
+  const ls = doc.lineStart[line]!
+  const words = [...doc.text.slice(ls, span[0]).matchAll(/\S+/gu)].reverse()
+  let start = -1
+  let count = 0
+  for (const w of words) {
+    const s = ls + w.index
+    const e = s + w[0].length
+    // Other values (a date, a number) between the words and the value stay free in the pattern.
+    if (/\d/.test(w[0]) || variable.some(([vs, ve]) => s < ve && e > vs)) continue
+    if (/\p{L}{2,}/u.test(w[0]) && ++count === TAIL_WORDS) {
+      start = s
+      break
+    }
+  }
+  if (start < 0 || doc.text.slice(ls, start).trim() === '') return null
+  const learned = linePattern(doc, line, span, variable, [start, doc.lineEnd[line]!])
+  if (!learned) return null
+  const pattern = learned.replace(/^\^\\s\*/, '(?<![\\p{L}\\p{N}])')
+  const matches = patternMatches(doc, pattern, field)
+  const want = doc.text.slice(span[0], span[1])
+  const ordinal = matches.findIndex((m) => m.line === line && sameValue(m.value, want))
+  return ordinal < 0 ? null : { kind: 'pattern', pattern, ordinal, count: matches.length }
+}
+
 /**
  * A value of words after another value and a connecting word (`Shipping: $5.00 via Flat rate`):
  * senders leave the first value and the word out when there is nothing to say (`Shipping: Local
