@@ -1628,6 +1628,18 @@ describe('learning from two samples', () => {
     expect((await runParser(two.template, mail('Nice', '06000'))).fields.Postcode).toBe('06000')
   })
 
+  it("reads a city under its block's heading when the lines above it in the block were data nobody highlighted", async () => {
+    const po = (company: string, attn: string, street: string, extra: string, city: string) =>
+      text(`Purchase order PO-1\n\nShip To\n\n${company}\nAttn: ${attn}\n${street}\n${extra}${city}, CA 95113\nUnited States\n\nBill To\n\n${company}\nPO Box 31518\n${city}, CA 95113\nUnited States\n\nThank you.`)
+    const two = await trainParserFromSamples([
+      { email: po("O'Reilly Auto Parts", 'Facilities Dept.', '3836 Bahnhofstrasse', 'c/o Reception\n', 'San José'), fields: [{ name: 'City', value: 'San José' }] },
+      { email: po('Zeta Labs, Inc.', 'Maintenance Stores', '6442 Elm Road', '', 'Ann Arbor'), fields: [{ name: 'City', value: 'Ann Arbor' }] },
+    ])
+    if (!two.ok) throw new Error(two.reason)
+    const got = await runParser(two.template, po('Acme Corp', 'Receiving', '12 Harbor Way', 'Suite 210\n', 'Boise'))
+    expect(got.fields.City).toBe('Boise')
+  })
+
   it('a second sample without an optional line teaches that the line can be absent', async () => {
     const fields = (company?: string) => [{ name: 'Name', value: 'Ann Lee' }, ...(company ? [{ name: 'Company', value: company }] : [])]
     const two = await trainParserFromSamples([

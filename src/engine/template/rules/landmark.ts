@@ -321,13 +321,18 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
     ...(capture ? { capture } : {}),
   })
   let crossed = 0
-  for (let l = line - 1; l >= 0 && l >= line - 20 && rules.length < 2; l--) {
+  // Two landmarks, or a third above the value's own block when both are lines in it: those may be
+  // data nobody highlighted (`Attn: Facilities Dept.`, `c/o Reception` in an address), which other
+  // emails word otherwise, while the block's heading (`Ship To`) stays.
+  let inBlock = 0
+  for (let l = line - 1; l >= 0 && l >= line - 20 && rules.length < (inBlock === 2 ? 3 : 2); l--) {
     const text = lineText(doc, l)
     if (text === '') {
       if (l + 1 <= line && lineText(doc, l + 1) !== '') crossed++
       if (crossed > MAX_BLOCKS) break
       continue
     }
+    if (crossed === 0 && inBlock === 2) continue
     const anchor = landmarkOf(doc, l, variable)
     if (!anchor) continue
     // In the value's own block, words and a number without a label's colon (`Unit 7`, `Apt 4B`,
@@ -353,6 +358,7 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
       })
       if (sameValue(applyLandmark(doc, rule, field), doc.text.slice(span[0], span[1]))) {
         rules.push(rule)
+        if (crossed === 0) inBlock++
         if (!capture || captures.length === 1) break
       }
     }
