@@ -1426,7 +1426,7 @@ describe('lines a heading counts', () => {
       `Reservation Details:\n\nTitle: Weekly sync\n\n${resources.length === 1 ? `Resource: ${resources[0]}` : `Resources (${resources.length}):\n${resources.join('\n')}`}\n\n` +
         `Participants (${participants.length}):\n${participants.join('\n')}\nCreated by: Ann Lee\n\nReference Number: f520513`,
     )
-  it("reads the lines under 'Resources (3):' as items, as many as it counts, and nothing from a heading that counts none", async () => {
+  it("reads the lines under 'Resources (3):' as items, as many as it counts, and one labelled 'Resource:' on its line", async () => {
     const [three, one] = await learnAndRun(
       reservation(['Studio 3 – Podcast Booth', 'Conference Room A'], ['Dolores O’Connor', 'Yusuf Lee']),
       [
@@ -1436,7 +1436,17 @@ describe('lines a heading counts', () => {
       [reservation(['Lab 4 – Wet Bench', 'Gym Court 1', 'Zoom Room Alpha'], ['Olu Wei', 'zacka@example.com', 'Bo Yin']), reservation(['Lecture Hall B'], ['Ann Lee'])],
     )
     expect(three!.fields).toEqual({ Resource: 'Lab 4 – Wet Bench\nGym Court 1\nZoom Room Alpha', Participant: 'Olu Wei\nzacka@example.com\nBo Yin' })
-    expect(one!.fields).toEqual({ Resource: null, Participant: 'Ann Lee' })
+    expect(one!.fields).toEqual({ Resource: 'Lecture Hall B', Participant: 'Ann Lee' })
+  })
+
+  it('reads nothing under a heading that counts none', async () => {
+    const uncounted = text(`Reservation Details:\n\nTitle: Weekly sync\n\nResources:\nLecture Hall B\n\nParticipants (1):\nAnn Lee\nCreated by: Ann Lee`)
+    const [got] = await learnAndRun(
+      reservation(['Studio 3 – Podcast Booth', 'Conference Room A'], ['Dolores O’Connor', 'Yusuf Lee']),
+      [{ name: 'Resource', value: 'Studio 3 – Podcast Booth' }],
+      [uncounted],
+    )
+    expect(got!.fields.Resource).toBeNull()
   })
 })
 

@@ -26,11 +26,26 @@ function countedLines(doc: Doc, heading: number, field: FieldTemplate): string[]
   return values.length === n ? values : null
 }
 
+/** The value after the heading's words and a colon on their line, when they do not count it. */
+function singleLabelled(doc: Doc, line: number, words: string[], field: FieldTemplate): string | null {
+  const text = lineText(doc, line)
+  const colon = text.indexOf(':')
+  if (colon < 0 || COUNTED_HEADING.test(text) || wordsOf(text.slice(0, colon)).join(' ') !== words.join(' ')) return null
+  const value = cleanValue(text.slice(colon + 1))
+  return value !== '' && acceptable(value, field) ? value : null
+}
+
 function applyList(doc: Doc, rule: Extract<Rule, { kind: 'list' }>, field: FieldTemplate): string | null {
   if (rule.counted) {
-    for (const lm of findLandmarks(doc, rule.landmark, true)) {
+    const headings = findLandmarks(doc, rule.landmark, true)
+    for (const lm of headings) {
       const values = countedLines(doc, lm, field)
       if (values) return values.join('\n')
+    }
+    // One of them, labelled in the singular on its own line (`Resource: Conference Room A`).
+    for (const lm of headings) {
+      const value = singleLabelled(doc, lm, rule.landmark, field)
+      if (value) return value
     }
     return null
   }
@@ -56,7 +71,9 @@ function applyList(doc: Doc, rule: Extract<Rule, { kind: 'list' }>, field: Field
 /**
  * Lines of text under a heading that counts them (`Resources (2):` over two names), the value the
  * first and the whole line: a list, though its lines have no form of their own. Read as many lines
- * as the heading counts; a heading that does not count them (`Resource:` over one) is not this list.
+ * as the heading counts. A sender that shows one of them may label it instead (`Resource: Conference
+ * Room A`): that line is read as the one value. A heading that does not count them (`Resource:` over
+ * one line) is not this list.
  */
 function learnCountedList(doc: Doc, span: Span, field: FieldTemplate): Rule | null {
   const line = lineOf(doc, span[0])
