@@ -1041,6 +1041,19 @@ describe('data nobody highlighted earlier on the line', () => {
   })
 })
 
+describe('a value of several lines in a table cell', () => {
+  it('gives the lines of a cell the user highlighted as several lines as lines, not joined', async () => {
+    const leave = (reason: string[]) =>
+      html(`<h2>Leave Application LA-42 has been Approved</h2><table><tr><td>Employee</td><td>Anna Schmidt</td></tr><tr><td>Reason</td><td>${reason.join('<br>')}</td></tr><tr><td>Status</td><td>Approved</td></tr></table>`)
+    const [two, one] = await learnAndRun(leave(['Dental surgery.', 'Reachable by phone.']), [{ name: 'Reason', value: 'Dental surgery.\nReachable by phone.' }], [
+      leave(['Annual trip with family.', 'Handover is done.', 'Out-of-office reply is set up.']),
+      leave(['Flu.']),
+    ])
+    expect(two!.fields.Reason).toBe('Annual trip with family.\nHandover is done.\nOut-of-office reply is set up.')
+    expect(one!.fields.Reason).toBe('Flu.')
+  })
+})
+
 describe('replies that quote the email', () => {
   const reply = (note: string | null, name: string) =>
     text(

@@ -1,4 +1,5 @@
 import type { Doc } from '../doc'
+import { CELL_LINE_SEPARATOR } from '../html-to-text'
 import { isStrong, sameSkeleton } from '../shapes'
 import { anchorShown, squash, WILDCARD } from './anchors'
 import { withoutBullets } from './extent'
@@ -45,6 +46,15 @@ function labelAbsent(doc: Doc, rules: Rule[]): boolean {
   )
 }
 
+/**
+ * A table cell's lines come joined as one (html-to-text's CELL_LINE_SEPARATOR): a value the user
+ * highlighted as several lines (a reason of two sentences, one per line) is given as lines again.
+ */
+function asLines(match: FieldMatch, field: FieldTemplate): FieldMatch {
+  if (match.items || !field.sampleValue.includes('\n') || !match.value.includes(CELL_LINE_SEPARATOR)) return match
+  return { ...match, value: match.value.split(CELL_LINE_SEPARATOR).join('\n') }
+}
+
 export function extractField(field: FieldTemplate, docs: Docs, fixed: ReadonlySet<string> = new Set(), deadline = Infinity): FieldMatch | null {
   let bodyWithoutLabel = false
   for (const [view, rules] of plan(field, docs)) {
@@ -60,7 +70,7 @@ export function extractField(field: FieldTemplate, docs: Docs, fixed: ReadonlySe
       if (absent && unlabelled) continue
       const match = applyRule(doc, rule, field)
       // Without a label, a line the sample showed as fixed text is the template, not a value.
-      if (match && !(unlabelled && fixed.has(squash(match.value)))) return match
+      if (match && !(unlabelled && fixed.has(squash(match.value)))) return asLines(match, field)
     }
     if (absent && view !== 'subject' && rules === (view === 'html' ? field.rules.html : field.rules.text)) bodyWithoutLabel = true
   }
