@@ -642,6 +642,30 @@ describe('line items', () => {
     expect(got!.fields).toEqual({ 'Line Total': '€453.00\n€29.00' })
   })
 
+  it('keeps reading rows past a note line between two of them, with numbers or many words in it', async () => {
+    const schedule = (shifts: Array<[string, string, string, string?]>) =>
+      html(
+        `<p>Your schedule is ready</p><table><tr><th>Day</th><th>Time</th><th>Position</th><th>Location</th></tr>` +
+          shifts.map(([day, time, position, note]) => `<tr><td>${day}</td><td>${time}</td><td>${position}</td><td>Eastgate Mall</td></tr>${note ? `<tr><td colspan="4">Note: ${note}</td></tr>` : ''}`).join('') +
+          `</table><p>Total: 23.75 hrs</p>`,
+      )
+    const [got] = await learnAndRun(
+      schedule([
+        ['Mon, Mar 9', '7:15 AM – 10:15 AM', 'Deli Clerk', 'Deliveries at 7:00 – please help unload'],
+        ['Wed, Mar 11', '3:15 PM – 8:15 PM', 'Cashier'],
+      ]),
+      [{ name: 'Position', value: 'Deli Clerk' }],
+      [
+        schedule([
+          ['Sun, Aug 2', '12:45 PM – 9:15 PM', 'Cashier', 'Key holder: open the building & disarm the alarm'],
+          ['Mon, Aug 3', '3:00 PM – 9:30 PM', 'Baker', 'Inventory count after close at 21:30'],
+          ['Tue, Aug 4', '4:30 PM – 11:30 PM', 'Cashier'],
+        ]),
+      ],
+    )
+    expect(got!.fields.Position).toBe('Cashier\nBaker\nCashier')
+  })
+
   it("reads a sparse grid's rows (hours on some days only) like the sample's row, whichever days are empty", async () => {
     const timesheet = (rows: Array<[string, Array<number | ''>]>) =>
       html(

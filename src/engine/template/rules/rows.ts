@@ -251,9 +251,18 @@ function runFrom(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops:
     // more rows of items follow it; not a heading set apart by blank lines, which starts another
     // table (`Deductions` after a payslip's earnings).
     const inTable = i + 1 < lines.length && (lines[i]! === lines[i - 1]! + 1 || lines[i + 1]! === lines[i]! + 1)
-    if ('cells' in unit[0]! && inTable && isSectionRow(doc, lines[i]!, stops) && unitLength(doc, lines, i + 1, unit, stops) > 0) i++
+    // So is a note under an item, a line of text right between two of them (`Note: Key holder:
+    // open the building at 7:00`).
+    if ('cells' in unit[0]! && inTable && (isSectionRow(doc, lines[i]!, stops) || isNoteBetweenRows(doc, lines, i, stops)) && unitLength(doc, lines, i + 1, unit, stops) > 0) i++
   }
   return out
+}
+
+/** A line of text, not a row, right between two rows with nothing around it (not a summary). */
+function isNoteBetweenRows(doc: Doc, lines: number[], i: number, stops: ReadonlySet<string>): boolean {
+  const line = lines[i]!
+  if (doc.lineTab[line] || i === 0 || i + 1 >= lines.length) return false
+  return lines[i - 1] === line - 1 && lines[i + 1] === line + 1 && doc.lineTab[line - 1] === true && doc.lineTab[line + 1] === true && !isSummaryLine(doc, line, stops)
 }
 
 function isSectionRow(doc: Doc, line: number, stops: ReadonlySet<string>): boolean {
