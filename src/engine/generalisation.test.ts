@@ -666,6 +666,94 @@ describe('line items', () => {
     expect(got!.fields.Position).toBe('Cashier\nBaker\nCashier')
   })
 
+  it("reads item lines that end in an amount with its currency code, past an item's option lines and a product named with a colon", async () => {
+    const invoice = (items: Array<[string, string, string[]?]>, code = ' USD') =>
+      text(
+        `Invoice #3505\nAmount Due: $56.57${code}\n\nInvoice Items\n\n` +
+          items.map(([name, amount, options]) => [`${name} ${amount}${code}`, ...(options ?? [])].join('\n')).join('\n') +
+          `\n------------------------\nSub Total: $61.93${code}\nTotal: $56.57${code}\n------------------------\n\nRegards,\nZeta Cloud`,
+      )
+    const [got, noCode] = await learnAndRun(
+      invoice([
+        ['Shared Hosting - Business - smithjones-law.de (19/11/2023 - 18/12/2023)', '$9.00'],
+        ['Cloud VPS - VPS-2 - srv.ciao-bella.org', '$17.99', ['Operating System: Debian 12', 'Location: New York, US']],
+        ['SSL Installation & Configuration', '$16.99'],
+      ]),
+      [
+        { name: 'Item', value: 'Shared Hosting - Business - smithjones-law.de (19/11/2023 - 18/12/2023)' },
+        { name: 'Amount', value: '$9.00 USD', type: 'money' },
+      ],
+      [
+        invoice([
+          ['Dedicated Server - Xeon E-2388G', '$587.50', ['Location: London, UK', 'Backups: Daily (7 days)', 'Additional IPs: 2']],
+          ['Licenses: cPanel Solo', '$18.95'],
+          ['Domain Renewal - okobikes.ca - 1 Year/s', '$12.95'],
+        ]),
+        invoice(
+          [
+            ['Site Builder Pro', '$6.00'],
+            ['Daily Backups', '$3.99'],
+          ],
+          '',
+        ),
+      ],
+    )
+    expect(got!.fields).toEqual({ Item: 'Dedicated Server - Xeon E-2388G\nLicenses: cPanel Solo\nDomain Renewal - okobikes.ca - 1 Year/s', Amount: '$587.50 USD\n$18.95 USD\n$12.95 USD' })
+    expect(got!.status).toBe('success')
+    expect(noCode!.fields).toEqual({ Item: 'Site Builder Pro\nDaily Backups', Amount: '$6.00\n$3.99' })
+  })
+
+  it("reads a list of item lines past an item's option lines, with the list rule alone", async () => {
+    const invoice = (items: Array<[string, string, string[]?]>) =>
+      text(`Invoice #3505\n\nInvoice Items\n\n${items.map(([name, amount, options]) => [`${name} ${amount} USD`, ...(options ?? [])].join('\n')).join('\n')}\n------------------------\nTotal: $56.57 USD\n\nRegards`)
+    const trained = await trainParser(
+      invoice([
+        ['Shared Hosting - Business', '$9.00'],
+        ['Cloud VPS - VPS-2', '$17.99', ['+ Email Forwarding', 'Location: New York, US']],
+      ]),
+      [{ name: 'Item', value: 'Shared Hosting - Business' }],
+    )
+    if (!trained.ok) throw new Error(trained.reason)
+    const item = trained.template.fields[0]!
+    item.rules = { text: item.rules.text!.filter((r) => r.kind === 'list') }
+    expect(item.rules.text).toHaveLength(1)
+    const got = await runParser(
+      trained.template,
+      invoice([
+        ['Dedicated Server', '$587.50', ['Location: London, UK', 'Backups: Daily (7 days)']],
+        ['Licenses: cPanel Solo', '$18.95'],
+        ['Daily Backups', '$3.99'],
+      ]),
+    )
+    expect(got.fields.Item).toBe('Dedicated Server\nLicenses: cPanel Solo\nDaily Backups')
+  })
+
+  it('calls a list cut short by a row like its items (a cell more) partial, with the list rule alone', async () => {
+    const factura = (rows: string[][]) => text(`Factura F-2024-1\nCliente: Acme Corp\n\n${rows.map((r) => r.join('\t')).join('\n')}\n\nBase imponible: 100,00 €\nGracias por tu confianza`)
+    const trained = await trainParser(
+      factura([
+        ['R-622', 'Chef Knife', '2 x 9,00 €', 'IVA 21 %', '18,00 €'],
+        ['R-801', 'Wool Socks', '3 x 4,00 €', 'IVA 21 %', '12,00 €'],
+      ]),
+      [{ name: 'Concepto', value: 'Chef Knife' }],
+    )
+    if (!trained.ok) throw new Error(trained.reason)
+    const field = trained.template.fields[0]!
+    field.rules = { text: field.rules.text!.filter((r) => r.kind === 'list') }
+    expect(field.rules.text).toHaveLength(1)
+    const got = await runParser(
+      trained.template,
+      factura([
+        ['R-517', 'Garden Hose', '4 x 2,36 €', 'IVA 21 %', '9,44 €'],
+        ['R-967', 'Desk Lamp', '20 x 7,88 €', 'IVA 21 %', '157,60 €', 'Oferta'],
+        ['R-100', 'Blue Widget', '1 x 5,00 €', 'IVA 21 %', '5,00 €'],
+      ]),
+    )
+    expect(got.fields.Concepto).toBe('Garden Hose')
+    expect(got.status).toBe('partial')
+    expect(got.details.Concepto!.reason).toMatch(/items end at a row/)
+  })
+
   it("reads a sparse grid's rows (hours on some days only) like the sample's row, whichever days are empty", async () => {
     const timesheet = (rows: Array<[string, Array<number | ''>]>) =>
       html(

@@ -1,11 +1,11 @@
-import { cleanValue, lineOf, lineText, type Doc } from '../../doc'
+import { cellsOf, cleanValue, lineOf, lineText, type Doc } from '../../doc'
 import { squash, wordsOf } from '../anchors'
 import { acceptable } from '../extent'
 import type { Span } from '../spans'
 import type { FieldTemplate, Rule, RuleHandler } from '../types'
-import { withoutPenalty } from './candidates'
 import { findLandmarks, landmarkOf } from './landmark'
 import { compiled, linePattern, MAX_PATTERN_LINE } from './pattern'
+import { isItemSubLine, isSummary, MAX_OPTION_LINES } from './rows'
 
 /** A bullet, a list number or a quantity (`2 x`, `1×`) starts a line of a repeated section. */
 const LIST_MARKER = /^\s*(?:[•·▪◦*–-]|\d{1,2}[.)]|\d{1,3}\s?[x×])\s+\S/
@@ -35,17 +35,17 @@ function singleLabelled(doc: Doc, line: number, words: string[], field: FieldTem
   return value !== '' && acceptable(value, field) ? value : null
 }
 
-function applyList(doc: Doc, rule: Extract<Rule, { kind: 'list' }>, field: FieldTemplate): string | null {
+function applyList(doc: Doc, rule: Extract<Rule, { kind: 'list' }>, field: FieldTemplate): { value: string; cut?: string } | null {
   if (rule.counted) {
     const headings = findLandmarks(doc, rule.landmark, true)
     for (const lm of headings) {
       const values = countedLines(doc, lm, field)
-      if (values) return values.join('\n')
+      if (values) return { value: values.join('\n') }
     }
     // One of them, labelled in the singular on its own line (`Resource: Conference Room A`).
     for (const lm of headings) {
       const value = singleLabelled(doc, lm, rule.landmark, field)
-      if (value) return value
+      if (value) return { value }
     }
     return null
   }
@@ -58,14 +58,33 @@ function applyList(doc: Doc, rule: Extract<Rule, { kind: 'list' }>, field: Field
       const text = lineText(doc, l)
       if (text.length > MAX_PATTERN_LINE) break
       const m = re.exec(text)
-      if (!m) break
+      if (!m) {
+        // An item's option lines under it (`Location: London, UK`), when another item follows them.
+        let next = l
+        while (values.length > 0 && next < doc.lineStart.length && next - l < MAX_OPTION_LINES && isItemSubLine(doc, next) && !(lineText(doc, next).length <= MAX_PATTERN_LINE && re.test(lineText(doc, next)))) next++
+        if (next > l && next < doc.lineStart.length && lineText(doc, next).length <= MAX_PATTERN_LINE && re.test(lineText(doc, next))) {
+          l = next - 1
+          continue
+        }
+        break
+      }
       const value = cleanValue(m[1] ?? '')
       if (!acceptable(value, field)) break
       values.push(value)
     }
-    if (values.length > 0) return values.join('\n')
+    if (values.length > 0) {
+      // A row of cells like the items' right after them, not a summary, may be an item laid out
+      // otherwise (a discount cell more): the items read may not be all.
+      const cut = l < doc.lineStart.length && rowLikeItems(doc, l, l - 1)
+      return { value: values.join('\n'), ...(cut ? { cut: `the items end at a row that does not read like them (${values.length} read)` } : {}) }
+    }
   }
   return null
+}
+
+function rowLikeItems(doc: Doc, line: number, item: number): boolean {
+  if (!doc.lineTab[line] || !doc.lineTab[item] || isSummary(doc, line)) return false
+  return Math.abs(cellsOf(doc, line).length - cellsOf(doc, item).length) <= 1
 }
 
 /**
@@ -116,11 +135,14 @@ export function learnList(doc: Doc, span: Span, field: FieldTemplate, variable: 
   const rule: Rule = { kind: 'list', landmark: anchor.words, pattern, ...(anchor.prefix ? { prefix: true } : {}) }
   const got = applyList(doc, rule, field)
   const want = squash(doc.text.slice(span[0], span[1]))
-  return got !== null && got.split('\n').some((v) => squash(v) === want) ? rule : null
+  return got !== null && got.value.split('\n').some((v) => squash(v) === want) ? rule : null
 }
 
 export const listRule: RuleHandler<'list'> = {
   baseConfidence: 0.9,
-  apply: (doc, rule, field) => withoutPenalty(applyList(doc, rule, field)),
+  apply: (doc, rule, field) => {
+    const got = applyList(doc, rule, field)
+    return got ? { value: got.value, penalty: got.cut ? 0.3 : 0, ...(got.cut ? { cut: got.cut } : {}) } : null
+  },
   describe: (rule) => `list:"${rule.landmark.join(' ')}"${rule.counted ? ' (counted)' : ''}`,
 }

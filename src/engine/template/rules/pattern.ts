@@ -70,7 +70,14 @@ export function linePattern(doc: Doc, line: number, span: Span, variable: Span[]
   if (le - ls > MAX_PATTERN_LINE || span[1] > le) return null
   type Piece = [number, number, string]
   // Text may gain words from one email to the next (`Student` → `Child (under 12)`); ids and amounts do not.
-  const free = (s: number, e: number) => (detectShape(doc.text.slice(s, e)).shape === 'text' || /\s/.test(doc.text.slice(s, e)) ? '.+?' : '\\S+?')
+  const free = (s: number, e: number) => {
+    const text = doc.text.slice(s, e)
+    const shape = detectShape(text).shape
+    // An amount that ends the line (an item's `$9.00 USD`) by its form; elsewhere free text may
+    // also take a cell some lines add after it (`9,99 €⇥-5 %`).
+    if (shape === 'money' && /\s/.test(text) && doc.text.slice(e, le).trim() === '') return moneySource(text) ?? '.+?'
+    return shape === 'text' || /\s/.test(text) ? '.+?' : '\\S+?'
+  }
   // Another value of words right beside the value that is a date (`le mercredi 17 avril entre 9h00
   // et 13h00`): read by its shape, so it does not swallow the value's words.
   const other = (s: number, e: number) => {
@@ -105,6 +112,27 @@ export function linePattern(doc: Doc, line: number, span: Span, variable: Span[]
   }
   pattern += `${literal(doc.text.slice(pos, le))}\\s*$`
   return freeCount > 6 ? null : pattern
+}
+
+/**
+ * An amount with its currency written apart (`$9.00 USD`, `€ 12,00`, `190,00 EUR`): a symbol or
+ * code where the sample had one, the number between, and a code after it that other emails may
+ * leave out. Free text in its place would let any words end a line (`Location: New York, US`).
+ */
+function moneySource(text: string): string | null {
+  const first = text.search(/\d/)
+  const last = text.search(/\d(?=\D*$)/)
+  if (first < 0) return null
+  const lead = text.slice(0, first).trim()
+  const tail = text.slice(last + 1).trim()
+  const sign = lead.startsWith('-') || lead.startsWith('−') ? '[-−]?' : ''
+  const symbol = (part: string) => (/\p{Sc}/u.test(part) ? '[^\\s\\d]{0,3}\\p{Sc}' : /^\p{Lu}{2,4}\.?$/u.test(part) ? '\\p{Lu}{2,4}\\.?' : null)
+  const before = lead.replace(/^[-−]/, '') === '' ? '' : symbol(lead.replace(/^[-−]/, ''))
+  // A code after a symbol (`$9.00 USD`) is the optional code below; after a bare number it is the currency.
+  const after = tail === '' || (before && /^\p{Lu}{3}$/u.test(tail)) ? '' : symbol(tail)
+  if (before === null || after === null || (before === '' && after === '')) return null
+  const number = "\\d(?:[\\d.,'\\u00a0\\u202f]|\\s(?=\\d{3}\\b))*"
+  return `(?:${sign}${before}${before ? '\\s?' : ''}${number}${after ? `\\s?${after}` : ''}(?:\\s\\p{Lu}{3})?)`
 }
 
 /** Fixed text of a line pattern: whitespace of any width, punctuation and words as written. */

@@ -23,14 +23,14 @@ type RowsRule = Extract<Rule, { kind: 'rows' }>
 const MAX_UNIT_LINES = 4
 export const MAX_ITEMS = 500
 /** At most this many option lines (`Color: Blue`, `Size: M`) under one item's name. */
-const MAX_OPTION_LINES = 6
+export const MAX_OPTION_LINES = 6
 
 /**
  * Words that open a summary row under a list of items, in the languages senders write in. A row
  * that starts with one of them ends the items, whether or not the sample showed that row.
  */
 const SUMMARY =
-  /^(?:sub-?total|total|totals|grand total|order total|tax(?:es)?|sales tax|vat|gst|hst|pst|shipping|delivery|handling|postage|discount|coupon|promo(?:tion)?|credit|credits|gift card|store credit|tip|gratuity|service fee|fees?|balance|amount (?:due|paid|charged)|paid|payment|refund(?:ed)?|you saved|savings|rounding|deposit|zwischensumme|summe|gesamt(?:summe|betrag)?|mwst|ust|versand(?:kosten)?|rabatt|gutschein|sous-total|total ttc|total ht|tva|livraison|frais|remise|subtotal|impuestos?|env[ií]o|descuento|iva|totaal|subtotaal|btw|verzending|korting|subtotale|totale|spedizione|sconto|小計|合計|送料|消費税|税)\b/iu
+  /^(?:sub[- ]?total|total|totals|grand total|order total|tax(?:es)?|sales tax|vat|gst|hst|pst|shipping|delivery|handling|postage|discount|coupon|promo(?:tion)?|credit|credits|gift card|store credit|tip|gratuity|service fee|fees?|balance|amount (?:due|paid|charged)|paid|payment|refund(?:ed)?|you saved|savings|rounding|deposit|zwischensumme|summe|gesamt(?:summe|betrag)?|mwst|ust|versand(?:kosten)?|rabatt|gutschein|sous-total|total ttc|total ht|tva|livraison|frais|remise|subtotal|impuestos?|env[ií]o|descuento|iva|totaal|subtotaal|btw|verzending|korting|subtotale|totale|spedizione|sconto|小計|合計|送料|消費税|税)\b/iu
 
 /** A unit line a sample's value fills alone has no shape of its own: any line of text fits it. */
 export function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
@@ -229,6 +229,11 @@ function unitLength(doc: Doc, lines: number[], at: number, unit: UnitLine[], sto
 /** A row marked as a part of the item above it: `+ Extra cheese`, `↳ Gift wrap`, `• No onions`. */
 const SUB_ROW = /^(?:\+|↳|›|–|-|\*|•|·)\s*\p{L}/u
 
+/** A line under an item that belongs to it: an option (`Location: London, UK`) or a marked sub-line (`+ Email Forwarding`). */
+export function isItemSubLine(doc: Doc, line: number): boolean {
+  return !isSummary(doc, line) && (labelOf(doc, line) !== null || isSubRow(doc, line))
+}
+
 function isSubRow(doc: Doc, line: number): boolean {
   return SUB_ROW.test(rowLabel(doc, line))
 }
@@ -247,6 +252,13 @@ function runFrom(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops:
     out.push(i)
     i += n
     while (skipSubRows && i < lines.length && isSubRow(doc, lines[i]!)) i++
+    // An item line's option lines under it (`Location: London, UK`, `Backups: Daily`), when
+    // another item follows them.
+    if (unit.length === 1 && 'pattern' in unit[0]! && unit[0]!.pattern !== null && i < lines.length && unitLength(doc, lines, i, unit, stops) === 0) {
+      let j = i
+      while (j < lines.length && j - i < MAX_OPTION_LINES && lines[j]! === lines[j - 1]! + 1 && isItemSubLine(doc, lines[j]!) && !isSummaryLine(doc, lines[j]!, stops) && unitLength(doc, lines, j, unit, stops) === 0) j++
+      if (j > i && unitLength(doc, lines, j, unit, stops) > 0) i = j
+    }
     // A section heading between table rows (a row of one short cell: `Optional Products`) when
     // more rows of items follow it; not a heading set apart by blank lines, which starts another
     // table (`Deductions` after a payslip's earnings).
