@@ -25,9 +25,12 @@ import { evaluateCorpus } from './corpus-eval'
 // 98.16% and 98.62%; with bagisto-order and crater-invoice (85.8% and 94.2% first) the 112 stood
 // at 98.19% and 98.54%; with nopcommerce-order and mautic-form, and values read by their place in
 // emails worded otherwise, the 114 stood at 98.49% and 98.64%; with rows of a sparse grid (a
-// timesheet's days) read whichever cells are empty, 98.63% and 98.82%.
-const TUNING_ONE_SAMPLE_FLOOR = 0.985
-const TUNING_TWO_SAMPLES_FLOOR = 0.987
+// timesheet's days) read whichever cells are empty, 98.63% and 98.82%. Decision 031 added six
+// senders (whmcs-invoice, koha-overdue, crypto-withdrawal, snipeit-checkout, shift-schedule,
+// leave-approved; first 79.6%, 39.6%, 91.1%, 100%, 58.9% and 82.8%): the 120 stood at 97.75% and
+// 97.96%, and stand at 98.12% and 98.34% after the work that followed.
+const TUNING_ONE_SAMPLE_FLOOR = 0.98
+const TUNING_TWO_SAMPLES_FLOOR = 0.982
 /** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
 /** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%). */
@@ -39,8 +42,9 @@ const TWO_SAMPLES_SILENTLY_WRONG_CEILING = 0.001
  */
 // Decision 030 added five held-out senders modelled on open-source projects' templates
 // (medusa-order, appointment-confirmed, lago-invoice, pretix-order, cf7-contact): the 18 stood at
-// 89.56% when they joined, 89.84% after the work that followed.
-const HELD_OUT_FLOOR = 0.895
+// 89.56% when they joined, 89.84% after the work that followed; 90.00% once item lines ending in
+// an amount with its currency code were read past their option lines (decision 031).
+const HELD_OUT_FLOOR = 0.897
 const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
 /**
  * Line items when the sample shows one item (the first such email of each sender with items):
@@ -52,10 +56,11 @@ const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
  */
 // 86.1% with the senders of decision 030, 87.4% once a summary row named otherwise stopped tying
 // with the item's own cell for a highlight shown in both; 89.8% once an amount highlighted for two
-// fields went to the one labelled with its name and the item's row.
-const ONE_ITEM_TUNING_FLOOR = 0.89
-/** 47.9% on two held-out senders; 29.9% with the held-out senders of decision 030 (four with items), then 31.3%. */
-const ONE_ITEM_HELD_OUT_FLOOR = 0.3
+// fields went to the one labelled with its name and the item's row; 87.2% with the senders of
+// decision 031.
+const ONE_ITEM_TUNING_FLOOR = 0.87
+/** 47.9% on two held-out senders; 29.9% with the held-out senders of decision 030 (four with items), then 31.3%, then 33.7%. */
+const ONE_ITEM_HELD_OUT_FLOOR = 0.33
 /** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */
 const NEW_SENDERS = new Set(TEMPLATES.slice(19).map((t) => t.id))
 

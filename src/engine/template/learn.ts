@@ -20,7 +20,7 @@ import { mergeSpans, type Span } from './spans'
 import type { Docs, FieldTemplate, Rule, Template, View } from './types'
 
 /** Occurrences of the highlighted text in a body, whitespace-insensitive. */
-export function findOccurrences(doc: Doc, value: string, touching = false): Span[] {
+function findOccurrences(doc: Doc, value: string, touching = false): Span[] {
   const trimmed = value.trim()
   const parts = trimmed.split(/\s+/).filter(Boolean)
   if (parts.length === 0) return []
