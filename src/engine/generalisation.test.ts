@@ -754,6 +754,33 @@ describe('line items', () => {
     expect(got.details.Concepto!.reason).toMatch(/items end at a row/)
   })
 
+  it("reads item lines where a part nobody highlighted is there on some and not others (a title's ' / Author')", async () => {
+    const notice = (items: Array<[string, string | null, string, string]>) =>
+      text(
+        `Dear Chloé Brontë,\n\nThe following item(s) is/are currently overdue:\n\n` +
+          items.map(([title, author, barcode, due]) => `${title}${author ? ` / ${author}` : ''}. Barcode: ${barcode}\tDue: ${due}`).join('\n') +
+          `\n\nRenew online: https://catalog.example.org\n\nSpringfield Public Library`,
+      )
+    const [got] = await learnAndRun(
+      notice([
+        ['Where’d You Go, Bernadette', 'Maria Semple', '31537332444276', '08/01/2024'],
+        ['Moana', null, '31537408697468', '08/04/2024'],
+        ['Lonely Planet Iceland', 'Carolyn Bain', '31537983771469', '07/26/2024'],
+      ]),
+      [
+        { name: 'Title', value: 'Where’d You Go, Bernadette' },
+        { name: 'Barcode', value: '31537332444276' },
+      ],
+      [
+        notice([
+          ['Dune', 'Frank Herbert', '31912544276804', '09/16/2025'],
+          ['Planet Earth II', null, '31912974683868', '09/19/2025'],
+        ]),
+      ],
+    )
+    expect(got!.fields).toEqual({ Title: 'Dune\nPlanet Earth II', Barcode: '31912544276804\n31912974683868' })
+  })
+
   it("reads a sparse grid's rows (hours on some days only) like the sample's row, whichever days are empty", async () => {
     const timesheet = (rows: Array<[string, Array<number | ''>]>) =>
       html(

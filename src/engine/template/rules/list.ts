@@ -107,16 +107,62 @@ function learnCountedList(doc: Doc, span: Span, field: FieldTemplate): Rule | nu
   return { kind: 'list', landmark: words, prefix: true, pattern: '^\\s*(.+?)\\s*$', counted: true }
 }
 
+/**
+ * Parts of the value's line that the next line leaves out: a separator and words that line does not
+ * have (` / Maria Semple` in `Where’d You Go, Bernadette / Maria Semple. Barcode: …` over `Moana.
+ * Barcode: …`), data nobody highlighted that some items have and others not.
+ */
+function absentParts(doc: Doc, line: number, span: Span, variable: Span[]): Span[] {
+  const next = line + 1
+  if (next >= doc.lineStart.length || lineText(doc, next) === '') return []
+  const theirs = new Set(wordsOf(lineText(doc, next)))
+  const ls = doc.lineStart[line]!
+  const text = lineText(doc, line)
+  const out: Span[] = []
+  // A separator, then words the next line lacks, up to the next punctuation or word it has.
+  const part = /\s*[/|·–—(]\s*/gu
+  const word = /[\p{L}'’-]+/uy
+  const gap = /\s+/y
+  let m: RegExpExecArray | null
+  while ((m = part.exec(text)) !== null) {
+    const s = ls + m.index
+    let e = s + m[0].length
+    let pos = e - ls
+    for (;;) {
+      word.lastIndex = pos
+      const w = word.exec(text)
+      if (!w || wordsOf(w[0]).some((x) => theirs.has(x))) break
+      e = ls + word.lastIndex
+      gap.lastIndex = word.lastIndex
+      const g = gap.exec(text)
+      if (!g) break
+      pos = word.lastIndex + g[0].length
+    }
+    if (e === s + m[0].length || (s < span[1] && e > span[0]) || variable.some(([vs, ve]) => vs < e && ve > s)) continue
+    out.push([s, e])
+  }
+  return out
+}
+
 export function learnList(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], repeated: boolean): Rule | null {
   const line = lineOf(doc, span[0])
   if (lineOf(doc, span[1]) !== line) return null
   const counted = learnCountedList(doc, span, field)
   if (counted) return counted
-  const pattern = linePattern(doc, line, span, variable)
+  let pattern = linePattern(doc, line, span, variable)
   // A line that is nothing but the value has no shape to recognise its siblings by.
   if (!pattern || /^\^\\s\*\((?:\.\+\?|\\S\+\?)\)\\s\*\$$/.test(pattern)) return null
-  const re = compiled(pattern)
-  const fits = (l: number) => doc.lineEnd[l]! - doc.lineStart[l]! <= MAX_PATTERN_LINE && re.test(lineText(doc, l))
+  const fitsWith = (re: RegExp) => (l: number) => doc.lineEnd[l]! - doc.lineStart[l]! <= MAX_PATTERN_LINE && re.test(lineText(doc, l))
+  let fits = fitsWith(compiled(pattern))
+  // The next line reads like this one but for a part it leaves out: that part is optional.
+  if (line + 1 < doc.lineStart.length && !fits(line + 1)) {
+    const optional = absentParts(doc, line, span, variable)
+    const loose = optional.length > 0 ? linePattern(doc, line, span, variable, undefined, optional) : null
+    if (loose && fitsWith(compiled(loose))(line + 1)) {
+      pattern = loose
+      fits = fitsWith(compiled(pattern))
+    }
+  }
   let first = line
   while (first > 0 && fits(first - 1)) first--
   let last = line

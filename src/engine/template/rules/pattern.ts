@@ -63,8 +63,9 @@ const STATE_CODE = /,\s*\p{Lu}{2,3}(?=\s+[\p{L}\p{N}]*\d)/gu
  * A line pattern for a repeated section: the line's fixed text literal, numbers and other fields'
  * values free, the value captured. `2 x Blue Widget — $10.00` → `^\s*\S*\d\S*\s+x\s+(.+?)\s*—\s*\S*\d\S*\s*$`.
  */
-export function linePattern(doc: Doc, line: number, span: Span, variable: Span[], range?: Span): string | null {
+export function linePattern(doc: Doc, line: number, span: Span, variable: Span[], range?: Span, optional: Span[] = []): string | null {
   // `range`: a part of the line (a table cell) to make the pattern of, instead of the whole line.
+  // `optional`: parts that other lines may leave out, each a separator and free text (` / Maria Semple`).
   const ls = range ? range[0] : doc.lineStart[line]!
   const le = range ? range[1] : doc.lineEnd[line]!
   if (le - ls > MAX_PATTERN_LINE || span[1] > le) return null
@@ -87,9 +88,13 @@ export function linePattern(doc: Doc, line: number, span: Span, variable: Span[]
     return source ? `(?:${source})` : free(s, e)
   }
   const pieces: Piece[] = [[span[0], span[1], `(${free(span[0], span[1])})`]]
+  for (const [s, e] of optional) {
+    const sep = /^\s*[^\p{L}\p{N}\s]+\s*/u.exec(doc.text.slice(s, e))?.[0] ?? ''
+    pieces.push([s, e, `(?:${literal(sep)}.+?)?`])
+  }
   for (let i = spanIndexFrom(variable, ls); i < variable.length && variable[i]![0] < le; i++) {
     const [s, e] = variable[i]!
-    if (s >= ls && e <= le && (e <= span[0] || s >= span[1])) pieces.push([s, e, other(s, e)])
+    if (s >= ls && e <= le && (e <= span[0] || s >= span[1]) && !optional.some(([os, oe]) => s < oe && e > os)) pieces.push([s, e, other(s, e)])
   }
   NUMBER_RUN.lastIndex = 0
   const text = doc.text.slice(ls, le)
