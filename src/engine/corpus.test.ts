@@ -28,10 +28,11 @@ import { evaluateCorpus } from './corpus-eval'
 // timesheet's days) read whichever cells are empty, 98.63% and 98.82%. Decision 031 added six
 // senders (whmcs-invoice, koha-overdue, crypto-withdrawal, snipeit-checkout, shift-schedule,
 // leave-approved; first 79.6%, 39.6%, 91.1%, 100%, 58.9% and 82.8%): the 120 stood at 97.75% and
-// 97.96%, 98.12% and 98.34% once item lines ending in an amount were read, and stand at 98.43% and
-// 98.65% once a part of a list's lines that some leave out (a title's ` / Author`) was optional.
-const TUNING_ONE_SAMPLE_FLOOR = 0.983
-const TUNING_TWO_SAMPLES_FLOOR = 0.985
+// 97.96%, 98.12% and 98.34% once item lines ending in an amount were read, 98.43% and
+// 98.65% once a part of a list's lines that some leave out (a title's ` / Author`) was optional,
+// and 98.51% and 98.73% with long fixed sentences as landmarks.
+const TUNING_ONE_SAMPLE_FLOOR = 0.984
+const TUNING_TWO_SAMPLES_FLOOR = 0.986
 /** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
 /** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%). */

@@ -1193,6 +1193,18 @@ describe('a value of several lines in a table cell', () => {
   })
 })
 
+describe('a long sentence of fixed words as a landmark', () => {
+  it('reads a value under a fixed sentence of nine words or more when the landmarks above it come and go', async () => {
+    const notice = (renew: boolean) =>
+      text(
+        `Dear Ann Lee,\n\nThe following item(s) is/are currently overdue:\n\nDune. Barcode: 31537332444276\n\n${renew ? 'Renew online: https://catalog.example.org/opac-user.pl\n\n' : ''}` +
+          `Thank-you for your prompt attention to this matter.\n\nSpringfield Public Library\n220 Court Street\nSpringfield, IL 62701`,
+      )
+    const [got] = await learnAndRun(notice(true), [{ name: 'Library', value: 'Springfield Public Library' }], [notice(false)])
+    expect(got!.fields.Library).toBe('Springfield Public Library')
+  })
+})
+
 describe('replies that quote the email', () => {
   const reply = (note: string | null, name: string) =>
     text(

@@ -60,7 +60,10 @@ export function landmarkOf(doc: Doc, line: number, variable: Span[]): Landmark |
     const words = wordsOf(text)
     // `Tuesday` over a date is the date's own weekday: it changes with the date.
     if (words.every(isDateWord)) return null
-    return words.length > 0 && words.length <= 8 ? { words, prefix: false } : null
+    if (words.length > 0 && words.length <= 8) return { words, prefix: false }
+    // A longer sentence of fixed words (`Thank-you for your prompt attention to this matter.`)
+    // anchors by its opening words, below.
+    if (words.length === 0) return null
   }
   const words: string[] = []
   const capitals: boolean[] = []
