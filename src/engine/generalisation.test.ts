@@ -19,6 +19,16 @@ async function learnAndRun(sample: string, fields: ExtractionField[], targets: s
   return Promise.all(targets.map((t) => runParser(trained.template, t)))
 }
 
+/** Learns from the sample, keeps only the one field's rules of `kind` in the text body, and runs it on the target. */
+async function runWithRuleKind(sample: string, field: ExtractionField, kind: string, target: string) {
+  const trained = await trainParser(sample, [field])
+  if (!trained.ok) throw new Error(trained.reason)
+  const learned = trained.template.fields[0]!
+  learned.rules = { text: learned.rules.text!.filter((r) => r.kind === kind) }
+  expect(learned.rules.text).toHaveLength(1)
+  return runParser(trained.template, target)
+}
+
 const html = (body: string) => eml({ html: `<html><body>${body}</body></html>` })
 const text = (body: string) => eml({ text: body })
 
@@ -706,19 +716,13 @@ describe('line items', () => {
   it("reads a list of item lines past an item's option lines, with the list rule alone", async () => {
     const invoice = (items: Array<[string, string, string[]?]>) =>
       text(`Invoice #3505\n\nInvoice Items\n\n${items.map(([name, amount, options]) => [`${name} ${amount} USD`, ...(options ?? [])].join('\n')).join('\n')}\n------------------------\nTotal: $56.57 USD\n\nRegards`)
-    const trained = await trainParser(
+    const got = await runWithRuleKind(
       invoice([
         ['Shared Hosting - Business', '$9.00'],
         ['Cloud VPS - VPS-2', '$17.99', ['+ Email Forwarding', 'Location: New York, US']],
       ]),
-      [{ name: 'Item', value: 'Shared Hosting - Business' }],
-    )
-    if (!trained.ok) throw new Error(trained.reason)
-    const item = trained.template.fields[0]!
-    item.rules = { text: item.rules.text!.filter((r) => r.kind === 'list') }
-    expect(item.rules.text).toHaveLength(1)
-    const got = await runParser(
-      trained.template,
+      { name: 'Item', value: 'Shared Hosting - Business' },
+      'list',
       invoice([
         ['Dedicated Server', '$587.50', ['Location: London, UK', 'Backups: Daily (7 days)']],
         ['Licenses: cPanel Solo', '$18.95'],
@@ -730,19 +734,13 @@ describe('line items', () => {
 
   it('calls a list cut short by a row like its items (a cell more) partial, with the list rule alone', async () => {
     const factura = (rows: string[][]) => text(`Factura F-2024-1\nCliente: Acme Corp\n\n${rows.map((r) => r.join('\t')).join('\n')}\n\nBase imponible: 100,00 €\nGracias por tu confianza`)
-    const trained = await trainParser(
+    const got = await runWithRuleKind(
       factura([
         ['R-622', 'Chef Knife', '2 x 9,00 €', 'IVA 21 %', '18,00 €'],
         ['R-801', 'Wool Socks', '3 x 4,00 €', 'IVA 21 %', '12,00 €'],
       ]),
-      [{ name: 'Concepto', value: 'Chef Knife' }],
-    )
-    if (!trained.ok) throw new Error(trained.reason)
-    const field = trained.template.fields[0]!
-    field.rules = { text: field.rules.text!.filter((r) => r.kind === 'list') }
-    expect(field.rules.text).toHaveLength(1)
-    const got = await runParser(
-      trained.template,
+      { name: 'Concepto', value: 'Chef Knife' },
+      'list',
       factura([
         ['R-517', 'Garden Hose', '4 x 2,36 €', 'IVA 21 %', '9,44 €'],
         ['R-967', 'Desk Lamp', '20 x 7,88 €', 'IVA 21 %', '157,60 €', 'Oferta'],
