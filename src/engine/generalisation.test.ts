@@ -1203,6 +1203,20 @@ describe('a long sentence of fixed words as a landmark', () => {
   })
 })
 
+describe('values read by their line number', () => {
+  it("reads a value by its line number only among the email's first lines, not deep in a long first block", async () => {
+    const log = (lines: string[]) => text(lines.join('\n'))
+    const top = await trainParser(log(['2024-05-01', 'build', 'deploy', 'lint', 'audit', 'test']), [
+      { name: 'Date', value: '2024-05-01' },
+      { name: 'Stage', value: 'test' },
+    ])
+    if (!top.ok) throw new Error(top.reason)
+    const kinds = (name: string) => top.template.fields.find((f) => f.name === name)!.rules.text!.map((r) => r.kind)
+    expect(kinds('Date')).toContain('position')
+    expect(kinds('Stage')).not.toContain('position')
+  })
+})
+
 describe('replies that quote the email', () => {
   const reply = (note: string | null, name: string) =>
     text(

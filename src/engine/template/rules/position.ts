@@ -6,6 +6,9 @@ import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
 import { withoutPenalty } from './candidates'
 import { LEAD, lineBelow, startOfCell } from './landmark'
 
+/** A value is read by its line number only among the email's first lines. */
+const MAX_POSITION_LINES = 4
+
 function applyPosition(doc: Doc, rule: Extract<Rule, { kind: 'position' }>, field: FieldTemplate): string | null {
   const line = lineBelow(doc, -1, rule.line + 1)
   if (line < 0) return null
@@ -31,6 +34,9 @@ export function learnPosition(doc: Doc, span: Span, field: FieldTemplate, variab
   if (skipLead && !LEAD.test(lead)) return null
   let index = -1
   for (let l = 0; l <= line; l++) if (lineText(doc, l) !== '') index++
+  // …and near its top: deep in a long first block (a layout without blank lines) a line that comes
+  // and goes above the value shifts it onto a neighbour just the same.
+  if (index >= MAX_POSITION_LINES) return null
   const lineWords = lineWordsOf(doc, line, span, variable, true)
   for (const extent of extents) {
     const rule: Rule = { kind: 'position', line: index, cell: cell.index, extent, lineWords, skipLead }
