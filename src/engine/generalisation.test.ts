@@ -779,6 +779,29 @@ describe('line items', () => {
     expect(got!.fields).toEqual({ Title: 'Dune\nPlanet Earth II', Barcode: '31912544276804\n31912974683868' })
   })
 
+  it("reads an item's name without its variant line when the sample's name had a discount code after it", async () => {
+    const refund = (items: Array<[string, string[], number, string]>) =>
+      html(
+        `<h2>Refunded items</h2><table>` +
+          items.map(([name, lines, qty, price]) => `<tr><td><img src="cid:p" alt=""></td><td>${name}${lines.map((l) => `<br>${l}`).join('')}</td><td>× ${qty}</td><td>${price}</td></tr>`).join('') +
+          `<tr><td></td><td>Subtotal</td><td></td><td>£10.00</td></tr></table><p>Questions? Reply to this email.</p>`,
+      )
+    const [got] = await learnAndRun(
+      refund([
+        ['Enamel Camp Mug', ['SPRING15 (-£3.60)'], 2, '£20.40'],
+        ['Trail Running Socks', [], 1, '£19.90'],
+      ]),
+      [{ name: 'Item', value: 'Enamel Camp Mug' }],
+      [
+        refund([
+          ['Packable Down Jacket', ['Men’s / L / Black', 'HOLIDAY10 (-£19.10)'], 1, '£171.89'],
+          ['Headtorch 400 lm', [], 1, '£24.00'],
+        ]),
+      ],
+    )
+    expect(got!.fields.Item).toBe('Packable Down Jacket\nHeadtorch 400 lm')
+  })
+
   it("reads a sparse grid's rows (hours on some days only) like the sample's row, whichever days are empty", async () => {
     const timesheet = (rows: Array<[string, Array<number | ''>]>) =>
       html(

@@ -406,6 +406,8 @@ function beforeSubLines(cell: string): string {
 
 /** A cell's value read to its end (the whole cell, or an ending not found) stops before the item's sub-lines. */
 function firstLineOfItem(got: { value: string; missed?: boolean }, extent: Extent): string {
+  // A tail (a discount code after the name) found after a variant line: the name's line alone.
+  if (extent.kind === 'tail' && !got.missed) return beforeSubLines(got.value)
   if (extent.kind !== 'cell' && !got.missed) return got.value
   const first = beforeSubLines(got.value)
   if (first === got.value || extent.kind !== 'tail') return first
