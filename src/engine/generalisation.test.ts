@@ -802,6 +802,46 @@ describe('line items', () => {
     expect(got!.fields.Item).toBe('Packable Down Jacket\nHeadtorch 400 lm')
   })
 
+  it('reads a week of days under a header whose Note column comes and goes, up to a charge row and the Total', async () => {
+    const week = (days: Array<[string, string, string, string?]>, charge: string, total: [string, string]) => {
+      const note = days.some(([, , , n]) => n)
+      return html(
+        `<p>Here is your energy use.</p><table><tr><th>Day</th><th>kWh</th><th>Cost</th>${note ? '<th>Note</th>' : ''}</tr>` +
+          days.map(([day, kwh, cost, n]) => `<tr><td>${day}</td><td>${kwh}</td><td>${cost}</td>${note ? `<td>${n ?? ''}</td>` : ''}</tr>`).join('') +
+          `<tr><td>Standing charge (7 days)</td><td></td><td>${charge}</td></tr><tr><td>Total</td><td>${total[0]}</td><td>${total[1]}</td></tr></table><p>Tip of the week</p>`,
+      )
+    }
+    const [got] = await learnAndRun(
+      week(
+        [
+          ['Mon 15 Sep', '9.9', '£2.66'],
+          ['Tue 16 Sep', '10.5', '£2.82', 'Estimated'],
+          ['Wed 17 Sep', '11.3', '£3.03'],
+        ],
+        '£3.69',
+        ['31.7', '£12.20'],
+      ),
+      [
+        { name: 'Day', value: 'Mon 15 Sep' },
+        { name: 'Day kWh', value: '9.9', type: 'number' },
+        { name: 'Day Cost', value: '£2.66', type: 'money' },
+      ],
+      [
+        week(
+          [
+            ['Mon 4 Sep', '17.6', '£4.94'],
+            ['Tue 5 Sep', '13.5', '£3.80'],
+            ['Wed 6 Sep', '8.6', '£2.42'],
+          ],
+          '£3.33',
+          ['39.7', '£14.49'],
+        ),
+      ],
+    )
+    expect(got!.fields).toEqual({ Day: 'Mon 4 Sep\nTue 5 Sep\nWed 6 Sep', 'Day kWh': '17.6\n13.5\n8.6', 'Day Cost': '£4.94\n£3.80\n£2.42' })
+    expect(got!.status).toBe('success')
+  })
+
   it("reads a sparse grid's rows (hours on some days only) like the sample's row, whichever days are empty", async () => {
     const timesheet = (rows: Array<[string, Array<number | ''>]>) =>
       html(

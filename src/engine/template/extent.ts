@@ -10,7 +10,9 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
   const text = doc.text
   switch (extent.kind) {
     case 'shape': {
-      const m = matchShapeAt(text, start, field.shape, field.shapeOptions)
+      // A value of a shape ends with its cell (`Thu 7 Sep⇥13.5` is a date and a number, not `Thu 7 Sep 13`).
+      let m = matchShapeAt(text, start, field.shape, field.shapeOptions)
+      if (m?.includes('\t')) m = matchShapeAt(text.slice(0, cellEnd(doc, start)), start, field.shape, field.shapeOptions)
       // A match that stops inside a longer token (`web` of `web@2024.1.13`) is a fragment, not the value.
       if (m && FRAGMENT_AFTER.test(text.slice(start + m.length, start + m.length + 2))) return null
       return m ? { value: m, end: start + m.length } : null

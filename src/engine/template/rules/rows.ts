@@ -248,7 +248,7 @@ function runFrom(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops:
   const skipSubRows = at < lines.length && !isSubRow(doc, lines[at]!)
   for (let i = at; out.length < MAX_ITEMS; ) {
     const n = unitLength(doc, lines, i, unit, stops)
-    if (n === 0) break
+    if (n === 0 || (out.length > 0 && chargeBeforeTotal(doc, lines, i, n, unit, stops))) break
     out.push(i)
     i += n
     while (skipSubRows && i < lines.length && isSubRow(doc, lines[i]!)) i++
@@ -275,6 +275,19 @@ function isNoteBetweenRows(doc: Doc, lines: number[], i: number, stops: Readonly
   const line = lines[i]!
   if (doc.lineTab[line] || i === 0 || i + 1 >= lines.length) return false
   return lines[i - 1] === line - 1 && lines[i + 1] === line + 1 && doc.lineTab[line - 1] === true && doc.lineTab[line + 1] === true && !isSummaryLine(doc, line, stops)
+}
+
+/**
+ * A row right before a summary row that leaves empty a number cell every item fills (`Standing
+ * charge (7 days)⇥⇥£3.69` over `Total⇥73.5⇥£23.42`): a charge of the summary, not an item.
+ */
+function chargeBeforeTotal(doc: Doc, lines: number[], at: number, n: number, unit: UnitLine[], stops: ReadonlySet<string>): boolean {
+  const spec = unit[0]!
+  if (n !== 1 || !('cells' in spec) || at + 1 >= lines.length || !isSummaryLine(doc, lines[at + 1]!, stops)) return false
+  // In a sparse grid (a timesheet's days) an item leaves number cells empty too.
+  if (isSparseGrid(spec.cells, spec.cells.findIndex((want) => want !== 'empty'))) return false
+  const cells = cellsOf(doc, lines[at]!)
+  return spec.cells.some((want, i) => want === 'num' && (cells[i] ?? '').trim() === '')
 }
 
 function isSectionRow(doc: Doc, line: number, stops: ReadonlySet<string>): boolean {
@@ -325,7 +338,7 @@ function findRun(doc: Doc, rule: RowsRule): Run | null {
   if (rule.header) {
     const header = rule.header
     const candidates: number[] = []
-    for (const l of lines) if (doc.lineTab[l] && cellsOf(doc, l).length === header.length && cellsOf(doc, l).every((c, i) => wordsOf(c).join(' ') === header[i])) candidates.push(l)
+    for (const l of lines) if (doc.lineTab[l] && headerMatches(cellsOf(doc, l), header)) candidates.push(l)
     found = after(candidates)
   }
   const anchors = !rule.header && rule.landmark ? findLandmarks(doc, rule.landmark, rule.prefix ?? false) : []
@@ -435,7 +448,7 @@ export function applyRows(doc: Doc, rule: RowsRule, field: FieldTemplate): { val
   // A table row of about the items' width right after them, not a summary, may be an item laid out
   // otherwise (a cell more or less): the items read may not be all.
   const next = 'cells' in rule.unit[0]! ? runEnd(doc, lines, run, rule.unit, stops) : lines.length
-  const cut = next < lines.length && rowOfItemsWidth(doc, lines[next]!, rule.unit) && !isSummaryLine(doc, lines[next]!, stops)
+  const cut = next < lines.length && rowOfItemsWidth(doc, lines[next]!, rule.unit) && !isSummaryLine(doc, lines[next]!, stops) && !chargeBeforeTotal(doc, lines, next, 1, rule.unit, stops)
   // Items whose cell does not read as the field make the whole column doubtful.
   return { value: items.join('\n'), penalty: found < items.length || cut ? 0.3 : 0, items, ...(cut ? { cut: `the items end at a row that does not read like them (${items.length} read)` } : {}) }
 }
@@ -860,6 +873,16 @@ function valueKind(doc: Doc, l: number, span: Span, line: number): string {
 /** Text of amounts and nothing else: digits, separators, currency signs (`€500.43 `). */
 function onlyAmounts(text: string): boolean {
   return text.replace(/[\s\p{Sc}\d.,'\u00a0\u202f-]/gu, '') === ''
+}
+
+/**
+ * A header row as the sample's, or without its last column (a `Note` column a table shows only when
+ * some row has a note), when that column was after the cells holding values.
+ */
+function headerMatches(cells: readonly string[], header: readonly string[]): boolean {
+  if (cells.length !== header.length && cells.length !== header.length - 1) return false
+  if (cells.length < 2) return false
+  return cells.every((c, i) => wordsOf(c).join(' ') === header[i])
 }
 
 function headerAbove(doc: Doc, lines: number[], first: number, cells: number, variable: Span[]): string[] | null {
