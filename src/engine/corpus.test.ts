@@ -30,9 +30,12 @@ import { evaluateCorpus } from './corpus-eval'
 // leave-approved; first 79.6%, 39.6%, 91.1%, 100%, 58.9% and 82.8%): the 120 stood at 97.75% and
 // 97.96%, 98.12% and 98.34% once item lines ending in an amount were read, 98.43% and
 // 98.65% once a part of a list's lines that some leave out (a title's ` / Author`) was optional,
-// and 98.51% and 98.73% with long fixed sentences as landmarks.
-const TUNING_ONE_SAMPLE_FLOOR = 0.984
-const TUNING_TWO_SAMPLES_FLOOR = 0.986
+// and 98.51% and 98.73% with long fixed sentences as landmarks. Six more (gitlab-pipeline,
+// odoo-sale-order, activity-summary, energy-usage, shop-refund, jira-issue; first 83.3%, 100%,
+// 78.6%, 62.5%, 98.2% and 73.4%) made 126 at 97.75% and 98.00%; 98.15% and 98.33% after the work
+// that followed.
+const TUNING_ONE_SAMPLE_FLOOR = 0.98
+const TUNING_TWO_SAMPLES_FLOOR = 0.982
 /** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
 /** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%). */
@@ -58,9 +61,9 @@ const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
  */
 // 86.1% with the senders of decision 030, 87.4% once a summary row named otherwise stopped tying
 // with the item's own cell for a highlight shown in both; 89.8% once an amount highlighted for two
-// fields went to the one labelled with its name and the item's row; 87.2% with the senders of
-// decision 031.
-const ONE_ITEM_TUNING_FLOOR = 0.87
+// fields went to the one labelled with its name and the item's row; 87.2% with the first six
+// senders of decision 031, 86.9% with all twelve.
+const ONE_ITEM_TUNING_FLOOR = 0.865
 /** 47.9% on two held-out senders; 29.9% with the held-out senders of decision 030 (four with items), then 31.3%, then 33.7%. */
 const ONE_ITEM_HELD_OUT_FLOOR = 0.33
 /** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */
