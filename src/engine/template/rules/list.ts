@@ -50,24 +50,21 @@ function applyList(doc: Doc, rule: Extract<Rule, { kind: 'list' }>, field: Field
     return null
   }
   const re = compiled(rule.pattern)
+  const item = (l: number) => (l < doc.lineStart.length && lineText(doc, l).length <= MAX_PATTERN_LINE ? re.exec(lineText(doc, l)) : null)
   for (const lm of findLandmarks(doc, rule.landmark, rule.prefix)) {
     const values: string[] = []
     let l = lm + 1
     while (l < doc.lineStart.length && !/[\p{L}\p{N}]/u.test(lineText(doc, l))) l++
     for (; l < doc.lineStart.length; l++) {
-      const text = lineText(doc, l)
-      if (text.length > MAX_PATTERN_LINE) break
-      const m = re.exec(text)
-      if (!m) {
+      if (lineText(doc, l).length > MAX_PATTERN_LINE) break
+      let m = item(l)
+      if (!m && values.length > 0) {
         // An item's option lines under it (`Location: London, UK`), when another item follows them.
         let next = l
-        while (values.length > 0 && next < doc.lineStart.length && next - l < MAX_OPTION_LINES && isItemSubLine(doc, next) && !(lineText(doc, next).length <= MAX_PATTERN_LINE && re.test(lineText(doc, next)))) next++
-        if (next > l && next < doc.lineStart.length && lineText(doc, next).length <= MAX_PATTERN_LINE && re.test(lineText(doc, next))) {
-          l = next - 1
-          continue
-        }
-        break
+        while (next < doc.lineStart.length && next - l < MAX_OPTION_LINES && isItemSubLine(doc, next) && !item(next)) next++
+        if (next > l && (m = item(next))) l = next
       }
+      if (!m) break
       const value = cleanValue(m[1] ?? '')
       if (!acceptable(value, field)) break
       values.push(value)
