@@ -1678,6 +1678,18 @@ describe('lines a heading counts', () => {
     expect(one!.fields).toEqual({ Resource: 'Lecture Hall B', Participant: 'Ann Lee' })
   })
 
+  it('reads the items a heading counts past a blank line and past detail lines under some of them', async () => {
+    const summary = (items: Array<[string, string?]>) =>
+      text(`Nice work, Ana!\n\nAchievements (${items.length})\n\n${items.map(([name, detail]) => (detail ? `${name}\n${detail}` : name)).join('\n')}\n\nRecorded with Trailbeat`)
+    const [two, none] = await learnAndRun(
+      summary([['PR on Hill Repeat', '0.70 km · 5.8% avg grade · 4:08'], ['3rd best estimated 5k effort'], ['2nd fastest time on Park Loop', '0.90 km · 2.0% avg grade · 4:52']]),
+      [{ name: 'Achievement', value: 'PR on Hill Repeat' }],
+      [summary([['PR on 10k'], ['2nd fastest time on Towpath Mile', '1.20 km · 0.4% avg grade · 5:01'], ['PR on 1 mile']]), summary([['PR on 5k']])],
+    )
+    expect(two!.fields.Achievement).toBe('PR on 10k\n2nd fastest time on Towpath Mile\nPR on 1 mile')
+    expect(none!.fields.Achievement).toBe('PR on 5k')
+  })
+
   it('reads nothing under a heading that counts none', async () => {
     const uncounted = text(`Reservation Details:\n\nTitle: Weekly sync\n\nResources:\nLecture Hall B\n\nParticipants (1):\nAnn Lee\nCreated by: Ann Lee`)
     const [got] = await learnAndRun(

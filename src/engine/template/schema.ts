@@ -91,7 +91,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('stacked'), key: words.min(1), ordinal: index, extent: extentSchema }),
   z.object({ kind: z.literal('suffix'), anchor: words, ordinal: index, strongGap: z.boolean(), lineWords: words, token: z.literal(true).optional() }),
   z.object({ kind: z.literal('column'), header: words, column: index, signature: z.array(z.enum(['empty', 'num', 'text'])), extent: extentSchema }),
-  z.object({ kind: z.literal('list'), landmark: words, prefix: z.boolean().optional(), pattern: z.string(), counted: z.literal(true).optional() }),
+  z.object({ kind: z.literal('list'), landmark: words, prefix: z.boolean().optional(), pattern: z.string(), counted: z.literal(true).optional(), details: z.string().optional() }),
   z.object({ kind: z.literal('pattern'), pattern: z.string(), ordinal: index, count: index.optional() }),
   z.object({
     kind: z.literal('landmark'),

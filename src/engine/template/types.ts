@@ -95,7 +95,8 @@ export type Rule =
   | { kind: 'suffix'; anchor: string[]; ordinal: number; strongGap: boolean; lineWords: string[]; token?: true }
   | { kind: 'column'; header: string[]; column: number; signature: CellClass[]; extent: Extent }
   /** `counted`: the landmark is a heading that counts the lines under it (`Resources (2):`); as many are read. */
-  | { kind: 'list'; landmark: string[]; prefix?: boolean; pattern: string; counted?: true }
+  /** `details`: a counted list's lines of this kind (lineKind) are details under some items, not items. */
+  | { kind: 'list'; landmark: string[]; prefix?: boolean; pattern: string; counted?: true; details?: string }
   /** A whole-line pattern (`Requester: … <(value)>`), for values inside a line with no label right before them. */
   | { kind: 'pattern'; pattern: string; ordinal: number; count?: number }
   /** `prefix`: the landmark line starts with these words and goes on with variable text (`Delivered to: …`). */

@@ -3,7 +3,7 @@ import { squash, wordsOf } from '../anchors'
 import { acceptable } from '../extent'
 import type { Span } from '../spans'
 import type { FieldTemplate, Rule, RuleHandler } from '../types'
-import { findLandmarks, landmarkOf } from './landmark'
+import { findLandmarks, landmarkOf, lineKind } from './landmark'
 import { compiled, linePattern, MAX_PATTERN_LINE } from './pattern'
 import { isItemSubLine, isSummary, MAX_OPTION_LINES } from './rows'
 
@@ -13,17 +13,39 @@ const LIST_MARKER = /^\s*(?:[•·▪◦*–-]|\d{1,2}[.)]|\d{1,3}\s?[x×])\s+\S
 /** A heading that counts the lines under it: `Resources (3):`, `Participants (12)`. */
 const COUNTED_HEADING = /\((\d{1,3})\)\s*:?\s*$/
 
-/** The lines a counted heading announces, each a value; null when fewer follow it. */
-function countedLines(doc: Doc, heading: number, field: FieldTemplate): string[] | null {
+/**
+ * The lines a counted heading announces, each a value; null when fewer follow it. A blank line may
+ * part them from the heading. More lines than it counts, up to a blank line: the lines of one form
+ * that the first item has not, as many as there are lines too many, are details under some items
+ * (an achievement's `0.70 km · 5.8% avg grade · 4:08`); with no such kind, none is read.
+ */
+function countedLines(doc: Doc, heading: number, field: FieldTemplate, detailKind?: string): { values: string[]; details?: string } | null {
   const n = Number(COUNTED_HEADING.exec(lineText(doc, heading))?.[1] ?? 0)
   if (n < 1) return null
-  const values: string[] = []
-  for (let l = heading + 1; l < doc.lineStart.length && values.length < n; l++) {
-    const value = cleanValue(lineText(doc, l))
-    if (value === '' || doc.lineTab[l] || !acceptable(value, field)) return null
-    values.push(value)
+  const end = doc.lineStart.length
+  let l = heading + 1
+  if (l < end && lineText(doc, l) === '') l++
+  const block: number[] = []
+  for (; l < end && block.length < n * 3; l++) {
+    if (lineText(doc, l) === '' || doc.lineTab[l]) break
+    block.push(l)
   }
-  return values.length === n ? values : null
+  // Lines too many that cannot be told from the items: which are the items is not known.
+  const kinds = block.map((b) => lineKind(lineText(doc, b)))
+  const details = block.length <= n ? null : detailKind && kinds.slice(1).includes(detailKind) ? detailKind : detailKindOf(kinds, block.length - n)
+  if (block.length > n && !details) return null
+  const lines = details ? block.filter((_, i) => i === 0 || kinds[i] !== details) : block
+  if (lines.length !== n) return null
+  const values = lines.map((b) => cleanValue(lineText(doc, b)))
+  return values.every((v) => acceptable(v, field)) ? { values, ...(details ? { details } : {}) } : null
+}
+
+/** The kind (lineKind) of exactly `count` of the lines that the first line is not of, if one kind is. */
+function detailKindOf(kinds: string[], count: number): string | null {
+  const tally = new Map<string, number>()
+  for (const k of kinds) tally.set(k, (tally.get(k) ?? 0) + 1)
+  const found = [...tally].filter(([k, c]) => c === count && k !== kinds[0])
+  return found.length === 1 ? found[0]![0] : null
 }
 
 /** The value after the heading's words and a colon on their line, when they do not count it. */
@@ -39,8 +61,8 @@ function applyList(doc: Doc, rule: Extract<Rule, { kind: 'list' }>, field: Field
   if (rule.counted) {
     const headings = findLandmarks(doc, rule.landmark, true)
     for (const lm of headings) {
-      const values = countedLines(doc, lm, field)
-      if (values) return { value: values.join('\n') }
+      const got = countedLines(doc, lm, field, rule.details)
+      if (got) return { value: got.values.join('\n') }
     }
     // One of them, labelled in the singular on its own line (`Resource: Conference Room A`).
     for (const lm of headings) {
@@ -94,14 +116,15 @@ function rowLikeItems(doc: Doc, line: number, item: number): boolean {
 function learnCountedList(doc: Doc, span: Span, field: FieldTemplate): Rule | null {
   const line = lineOf(doc, span[0])
   if (doc.lineTab[line] || squash(lineText(doc, line)) !== squash(doc.text.slice(span[0], span[1]))) return null
-  const heading = line - 1
+  const heading = line - 1 >= 0 && lineText(doc, line - 1) === '' ? line - 2 : line - 1
   if (heading < 0 || doc.lineTab[heading]) return null
   const text = lineText(doc, heading)
   const m = COUNTED_HEADING.exec(text)
-  if (!m || Number(m[1]) < 2 || !countedLines(doc, heading, field)) return null
-  const words = wordsOf(text.slice(0, m.index))
+  const got = m && Number(m[1]) >= 2 ? countedLines(doc, heading, field) : null
+  if (!got) return null
+  const words = wordsOf(text.slice(0, m!.index))
   if (words.length === 0 || words.length > 4) return null
-  return { kind: 'list', landmark: words, prefix: true, pattern: '^\\s*(.+?)\\s*$', counted: true }
+  return { kind: 'list', landmark: words, prefix: true, pattern: '^\\s*(.+?)\\s*$', counted: true, ...(got.details ? { details: got.details } : {}) }
 }
 
 /**
