@@ -5,7 +5,7 @@ import type { Span } from '../spans'
 import type { FieldTemplate, Rule, RuleHandler } from '../types'
 import { findLandmarks, landmarkOf, lineKind } from './landmark'
 import { compiled, linePattern, MAX_PATTERN_LINE } from './pattern'
-import { isItemSubLine, isSummary, MAX_OPTION_LINES } from './rows'
+import { isItemSubLine, isSummary, pastOptionLines } from './rows'
 
 /** A bullet, a list number or a quantity (`2 x`, `1×`) starts a line of a repeated section. */
 const LIST_MARKER = /^\s*(?:[•·▪◦*–-]|\d{1,2}[.)]|\d{1,3}\s?[x×])\s+\S/
@@ -82,9 +82,8 @@ function applyList(doc: Doc, rule: Extract<Rule, { kind: 'list' }>, field: Field
       let m = item(l)
       if (!m && values.length > 0) {
         // An item's option lines under it (`Location: London, UK`), when another item follows them.
-        let next = l
-        while (next < doc.lineStart.length && next - l < MAX_OPTION_LINES && isItemSubLine(doc, next) && !item(next)) next++
-        if (next > l && (m = item(next))) l = next
+        const next = pastOptionLines(l, doc.lineStart.length, (k) => isItemSubLine(doc, k), (k) => item(k) !== null)
+        if (next >= 0) m = item((l = next))
       }
       if (!m) break
       const value = cleanValue(m[1] ?? '')

@@ -130,9 +130,10 @@ function moneySource(text: string): string | null {
   if (first < 0) return null
   const lead = text.slice(0, first).trim()
   const tail = text.slice(last + 1).trim()
-  const sign = lead.startsWith('-') || lead.startsWith('−') ? '[-−]?' : ''
+  const unsigned = lead.replace(/^[-−]/, '')
+  const sign = unsigned !== lead ? '[-−]?' : ''
   const symbol = (part: string) => (/\p{Sc}/u.test(part) ? '[^\\s\\d]{0,3}\\p{Sc}' : /^\p{Lu}{2,4}\.?$/u.test(part) ? '\\p{Lu}{2,4}\\.?' : null)
-  const before = lead.replace(/^[-−]/, '') === '' ? '' : symbol(lead.replace(/^[-−]/, ''))
+  const before = unsigned === '' ? '' : symbol(unsigned)
   // A code after a symbol (`$9.00 USD`) is the optional code below; after a bare number it is the currency.
   const after = tail === '' || (before && /^\p{Lu}{3}$/u.test(tail)) ? '' : symbol(tail)
   if (before === null || after === null || (before === '' && after === '')) return null
@@ -176,8 +177,11 @@ export function learnPattern(doc: Doc, span: Span, field: FieldTemplate, variabl
   // a pattern whose only fixed text it is would find another address with the same state.
   if (!/[^\s\d,.;]/u.test(fixed.replace(STATE_CODE, '').replace(/\S*\d\S*/g, ''))) return null
   const learned = linePattern(doc, line, span, variable)
-  if (!learned) return null
-  const pattern = withOptionalLead(learned)
+  return learned ? ruleOfPattern(doc, line, span, withOptionalLead(learned), field) : null
+}
+
+/** The pattern rule that reads the sample's value on its line: the n-th of the lines it matches. */
+function ruleOfPattern(doc: Doc, line: number, span: Span, pattern: string, field: FieldTemplate): Rule | null {
   const matches = patternMatches(doc, pattern, field)
   const want = doc.text.slice(span[0], span[1])
   const ordinal = matches.findIndex((m) => m.line === line && sameValue(m.value, want))
@@ -211,12 +215,7 @@ export function learnTailPattern(doc: Doc, span: Span, field: FieldTemplate, var
   }
   if (start < 0 || doc.text.slice(ls, start).trim() === '') return null
   const learned = linePattern(doc, line, span, variable, [start, doc.lineEnd[line]!])
-  if (!learned) return null
-  const pattern = learned.replace(/^\^\\s\*/, '(?<![\\p{L}\\p{N}])')
-  const matches = patternMatches(doc, pattern, field)
-  const want = doc.text.slice(span[0], span[1])
-  const ordinal = matches.findIndex((m) => m.line === line && sameValue(m.value, want))
-  return ordinal < 0 ? null : { kind: 'pattern', pattern, ordinal, count: matches.length }
+  return learned ? ruleOfPattern(doc, line, span, learned.replace(/^\^\\s\*/, '(?<![\\p{L}\\p{N}])'), field) : null
 }
 
 /**

@@ -23,7 +23,7 @@ type RowsRule = Extract<Rule, { kind: 'rows' }>
 const MAX_UNIT_LINES = 4
 export const MAX_ITEMS = 500
 /** At most this many option lines (`Color: Blue`, `Size: M`) under one item's name. */
-export const MAX_OPTION_LINES = 6
+const MAX_OPTION_LINES = 6
 
 /**
  * Words that open a summary row under a list of items, in the languages senders write in. A row
@@ -234,6 +234,16 @@ export function isItemSubLine(doc: Doc, line: number): boolean {
   return !isSummary(doc, line) && (labelOf(doc, line) !== null || isSubRow(doc, line))
 }
 
+/**
+ * Where the next item starts after an item's option lines from `from` (at most MAX_OPTION_LINES of
+ * them, none an item itself), or -1 when no item follows them: rows and lists skip them alike.
+ */
+export function pastOptionLines(from: number, end: number, isOption: (i: number) => boolean, isItem: (i: number) => boolean): number {
+  let i = from
+  while (i < end && i - from < MAX_OPTION_LINES && isOption(i) && !isItem(i)) i++
+  return i > from && i < end && isItem(i) ? i : -1
+}
+
 function isSubRow(doc: Doc, line: number): boolean {
   return SUB_ROW.test(rowLabel(doc, line))
 }
@@ -246,19 +256,24 @@ function isSubRow(doc: Doc, line: number): boolean {
 function runFrom(doc: Doc, lines: number[], at: number, unit: UnitLine[], stops: ReadonlySet<string>): number[] {
   const out: number[] = []
   const skipSubRows = at < lines.length && !isSubRow(doc, lines[at]!)
+  const itemLine = unit.length === 1 && 'pattern' in unit[0]! && unit[0]!.pattern !== null
   for (let i = at; out.length < MAX_ITEMS; ) {
-    const n = unitLength(doc, lines, i, unit, stops)
+    let n = unitLength(doc, lines, i, unit, stops)
+    // An item line's option lines under it (`Location: London, UK`, `Backups: Daily`), when
+    // another item follows them.
+    if (n === 0 && out.length > 0 && itemLine) {
+      const next = pastOptionLines(
+        i,
+        lines.length,
+        (j) => lines[j]! === lines[j - 1]! + 1 && isItemSubLine(doc, lines[j]!) && !isSummaryLine(doc, lines[j]!, stops),
+        (j) => unitLength(doc, lines, j, unit, stops) > 0,
+      )
+      if (next >= 0) n = unitLength(doc, lines, (i = next), unit, stops)
+    }
     if (n === 0 || (out.length > 0 && chargeBeforeTotal(doc, lines, i, n, unit, stops))) break
     out.push(i)
     i += n
     while (skipSubRows && i < lines.length && isSubRow(doc, lines[i]!)) i++
-    // An item line's option lines under it (`Location: London, UK`, `Backups: Daily`), when
-    // another item follows them.
-    if (unit.length === 1 && 'pattern' in unit[0]! && unit[0]!.pattern !== null && i < lines.length && unitLength(doc, lines, i, unit, stops) === 0) {
-      let j = i
-      while (j < lines.length && j - i < MAX_OPTION_LINES && lines[j]! === lines[j - 1]! + 1 && isItemSubLine(doc, lines[j]!) && !isSummaryLine(doc, lines[j]!, stops) && unitLength(doc, lines, j, unit, stops) === 0) j++
-      if (j > i && unitLength(doc, lines, j, unit, stops) > 0) i = j
-    }
     // A section heading between table rows (a row of one short cell: `Optional Products`) when
     // more rows of items follow it; not a heading set apart by blank lines, which starts another
     // table (`Deductions` after a payslip's earnings).
@@ -417,13 +432,14 @@ function beforeSubLines(cell: string): string {
   return at > 0 ? cell.slice(0, at) : cell
 }
 
-/** A cell's value read to its end (the whole cell, or an ending not found) stops before the item's sub-lines. */
+/**
+ * A cell's value read to its end (the whole cell, or an ending not found) stops before the item's
+ * sub-lines; so does a tail (a discount code after the name) found after a variant line.
+ */
 function firstLineOfItem(got: { value: string; missed?: boolean }, extent: Extent): string {
-  // A tail (a discount code after the name) found after a variant line: the name's line alone.
-  if (extent.kind === 'tail' && !got.missed) return beforeSubLines(got.value)
-  if (extent.kind !== 'cell' && !got.missed) return got.value
+  if (extent.kind !== 'cell' && extent.kind !== 'tail' && !got.missed) return got.value
   const first = beforeSubLines(got.value)
-  if (first === got.value || extent.kind !== 'tail') return first
+  if (first === got.value || extent.kind !== 'tail' || !got.missed) return first
   return beforeTail(first, extent.pattern) ?? first
 }
 
