@@ -406,6 +406,34 @@ describe('line items', () => {
       expect(got!.fields).toEqual({ Item: 'Team plan – annual\nCustom domain', Amount: '$700.00\n$38.11', Tax: '$70.01' })
     })
 
+    it("reads each of an email's sentences of the form the sample showed once, and says it was not the sample's layout", async () => {
+      const digest = (invoices: Array<[string, string, string]>) =>
+        html(
+          `<p>Hi Mary,</p><p>You have ${invoices.length} overdue invoices.</p>` +
+            invoices.map(([id, who, amount]) => `<p>Invoice ${id} to ${who} for ${amount} was due on Jul 8, 2024 (31 days ago).</p><p>View invoice · Send reminder</p>`).join('') +
+            `<p>You're getting this weekly summary because you're an admin.</p>`,
+        )
+      const fields = [
+        { name: 'Invoice', value: 'INV-0273' },
+        { name: 'Customer', value: "Priya O'Connor" },
+        { name: 'Amount', value: '$187.79' },
+      ]
+      const [three, one] = await learnAndRun(digest([['INV-0273', "Priya O'Connor", '$187.79']]), fields, [
+        digest([
+          ['INV-0122', 'Siobhán García', '$332.00'],
+          ['INV-0123', 'Café Olé Ltd.', '$12.50'],
+          ['INV-0130', 'Initech', '$1,000.00'],
+        ]),
+        digest([['INV-0201', 'Bob Stone', '$9.99']]),
+      ])
+      expect(three!.fields).toEqual({ Invoice: 'INV-0122\nINV-0123\nINV-0130', Customer: 'Siobhán García\nCafé Olé Ltd.\nInitech', Amount: '$332.00\n$12.50\n$1,000.00' })
+      // Read, but not as the sample showed it: the user is asked to look.
+      expect(three!.status).toBe('partial')
+      expect(three!.details.Invoice!.reason).toBe('the sample showed one such line, this email 3')
+      expect(one!.fields).toEqual({ Invoice: 'INV-0201', Customer: 'Bob Stone', Amount: '$9.99' })
+      expect(one!.status).toBe('success')
+    })
+
     it('reads a sentence that starts with a name and holds other values as the values it holds', async () => {
       const invite = (who: string, team: string) => text(`Hi,\n\n${who} (ana@example.com) invited you to join ${team} as Admin.\n\nAccept the invitation: https://app.example.com/i/1`)
       const [got] = await learnAndRun(invite('Ana Ruiz', 'Zeta Labs'), [{ name: 'Inviter', value: 'Ana Ruiz' }, { name: 'Team', value: 'Zeta Labs' }], [invite('Bob Stone', "Granny's Kitchen")])

@@ -4,6 +4,7 @@ import { isStrong, sameSkeleton } from '../shapes'
 import { anchorShown, squash, WILDCARD } from './anchors'
 import { withoutBullets } from './extent'
 import { labelAnchor, labelCore } from './rules/label'
+import { repeatedLines } from './rules/pattern'
 import { ITEM_RULE_KINDS, RULES } from './rules/registry'
 import type { Docs, FieldMatch, FieldTemplate, HandlerOf, Rule, View } from './types'
 
@@ -70,7 +71,11 @@ export function extractField(field: FieldTemplate, docs: Docs, fixed: ReadonlySe
       if (absent && unlabelled) continue
       const match = applyRule(doc, rule, field)
       // Without a label, a line the sample showed as fixed text is the template, not a value.
-      if (match && !(unlabelled && fixed.has(squash(match.value)))) return asLines(match, field)
+      if (match && !(unlabelled && fixed.has(squash(match.value)))) {
+        const repeated = ITEM_RULE_KINDS.has(rule.kind) ? null : repeatedLines(doc, rules, field)
+        if (repeated) return { value: repeated.join('\n'), items: repeated, confidence: 0.6, rule: `${match.rule}×${repeated.length}`, cut: `the sample showed one such line, this email ${repeated.length}` }
+        return asLines(match, field)
+      }
     }
     if (absent && view !== 'subject' && rules === (view === 'html' ? field.rules.html : field.rules.text)) bodyWithoutLabel = true
   }

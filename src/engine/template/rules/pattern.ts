@@ -45,6 +45,18 @@ function applyPattern(doc: Doc, rule: Extract<Rule, { kind: 'pattern' }>, field:
   return matches[rule.ordinal]?.value ?? null
 }
 
+/**
+ * The values of every line of the form the sample showed the value's line in, when the sample
+ * showed that line once and this email shows it several times: the sample's one item (an overdue
+ * invoice's sentence) is repeated here, and the first alone is not the whole answer. Null otherwise.
+ */
+export function repeatedLines(doc: Doc, rules: readonly Rule[], field: FieldTemplate): string[] | null {
+  const rule = rules.find((r) => r.kind === 'pattern' && r.count === 1 && r.pattern.startsWith('^'))
+  if (!rule || rule.kind !== 'pattern') return null
+  const matches = patternMatches(doc, rule.pattern, field)
+  return matches.length > 1 ? matches.map((m) => m.value) : null
+}
+
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
