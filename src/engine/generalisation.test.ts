@@ -1294,6 +1294,28 @@ describe('a long sentence of fixed words as a landmark', () => {
   })
 })
 
+describe('the subject', () => {
+  const notification = (subject: string, crumbs: string, title: string) =>
+    eml({ subject, html: `<p>Ana Ruiz changed the status</p><p>${crumbs}</p><h1>${title}</h1><p>Status: → Done</p><p>View issue</p>` })
+
+  it("reads a value from the subject's form when the body's line for it changed (a breadcrumb with or without a parent)", async () => {
+    const fields = [
+      { name: 'Key', value: 'MOB-1722' },
+      { name: 'Summary', value: 'QA on Android & iOS' },
+    ]
+    const [got] = await learnAndRun(notification('[JIRA] (MOB-1722) QA on Android & iOS', 'Mobile App / MOB-1719 / MOB-1722', 'QA on Android & iOS'), fields, [
+      notification('[JIRA] (OPS-592) Migrate cron jobs', 'Infrastructure & Ops / OPS-592', 'Migrate cron jobs'),
+    ])
+    expect(got!.fields.Key).toBe('OPS-592')
+  })
+
+  it("reads nothing from a subject worded otherwise than the sample's, though it has the word before the value", async () => {
+    const receipt = (subject: string, id: string | null) => eml({ subject, html: `<p>Thanks for your payment.</p>${id ? `<p>Reference ${id} — keep it for your records</p>` : ''}` })
+    const [got] = await learnAndRun(receipt('Your trial has ended – receipt #755079', '#755079'), [{ name: 'Receipt', value: '#755079' }], [receipt('Receipt for your Team plan', null)])
+    expect(got!.fields.Receipt).toBeNull()
+  })
+})
+
 describe('values read by their line number', () => {
   it("reads a value by its line number only among the email's first lines, not deep in a long first block", async () => {
     const log = (lines: string[]) => text(lines.join('\n'))

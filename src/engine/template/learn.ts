@@ -285,9 +285,13 @@ export function learnTemplate(docs: Docs, fields: ExtractionField[], varying: Pa
         const place = placeOf(doc, span)
         if (place) (templates[i]!.place ??= {})[view] = place
       }
-      // The subject is only a fallback for values the body does not show.
-      if (view === 'subject' && (templates[i]!.rules.html?.length || templates[i]!.rules.text?.length)) return
-      const rules = learnRules(doc, span, templates[i]!, variable, view, runs[i]!, cards.get(i) ?? null)
+      // The subject is read last: for values the body does not show, and for those the body's rules
+      // no longer find (a breadcrumb that changes with the notification's kind). Where the body
+      // has rules, only the subject's whole form is: a label word alone (`receipt`) finds a
+      // value in a subject worded otherwise (`Receipt for your plan`).
+      const bodyRules = Boolean(templates[i]!.rules.html?.length || templates[i]!.rules.text?.length)
+      let rules = learnRules(doc, span, templates[i]!, variable, view, runs[i]!, cards.get(i) ?? null)
+      if (view === 'subject' && bodyRules) rules = rules.filter((r) => r.kind === 'pattern' && r.pattern.startsWith('^'))
       if (rules.length > 0) templates[i]!.rules[view] = rules
     })
   }
