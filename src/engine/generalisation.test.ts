@@ -1169,6 +1169,40 @@ describe('line items', () => {
   })
 })
 
+describe('items as blocks with a line nobody highlighted', () => {
+  // An app store's receipt: name, kind, a renewal line for subscriptions only, the developer (data
+  // nobody highlights), the links, then the price.
+  type App = [name: string, kind: string, renews: string | null, developer: string, price: string]
+  const receipt = (apps: App[]) =>
+    text(
+      ['Receipt', 'ORDER ID', 'MN2RJC5KKB', '', 'App Store']
+        .concat(apps.flatMap(([name, kind, renews, developer, price]) => [name, kind, ...(renews ? [`Renews ${renews}`] : []), developer, 'Write a Review · Report a Problem', '', price, '']))
+        .concat(['Subtotal £36.64', 'TOTAL £43.97', '', 'Apple Distribution International Ltd.'])
+        .join('\n'),
+    )
+  const sample = receipt([
+    ['Tinder Dating App', 'Tinder Gold (1 Month)', '9 Mar 2025', 'Tinder Inc.', '£22.99'],
+    ['Notability', 'In-App Purchase', null, 'Ginger Labs', '£14.99'],
+    ['Procreate Pocket', 'iOS App', null, 'Savage Interactive Pty Ltd', '£5.99'],
+  ])
+  const target = receipt([
+    ['Things 3', 'iOS App', null, 'Cultured Code', '£9.99'],
+    ['Lensa', 'Lensa PRO (1 Week)', '4 Jun 2025', 'Prisma Labs', '£4.99'],
+    ['Pixelmator Pro', 'Mac App', null, 'Pixelmator Team', '£49.99'],
+  ])
+
+  it('reads every item, whichever of its lines the value is on, when a line of data nobody highlighted differs between the items', async () => {
+    const fields = [
+      { name: 'Item', value: 'Tinder Dating App' },
+      { name: 'Kind', value: 'Tinder Gold (1 Month)' },
+      { name: 'Price', value: '£22.99' },
+    ]
+    const [got] = await learnAndRun(sample, fields, [target])
+    expect(got!.fields).toEqual({ Item: 'Things 3\nLensa\nPixelmator Pro', Kind: 'iOS App\nLensa PRO (1 Week)\nMac App', Price: '£9.99\n£4.99\n£49.99' })
+    expect(got!.status).toBe('success')
+  })
+})
+
 describe('blocks whose lines come and go', () => {
   const shipTo = (lines: string[]) => text(`Your order has shipped.\n\nShip to:\n${lines.join('\n')}\n\nCarrier: UPS\n\nThanks,\nThe Fernwood team`)
 

@@ -500,6 +500,26 @@ export function specOf(doc: Doc, line: number, variable: Span[]): UnitLine | nul
   return pattern ? { pattern: pattern.replace(/\((\.\+\?|\\S\+\?)\)/, '$1') } : null
 }
 
+/**
+ * A line of text nobody highlighted whose words differ between the sample's first two items (an
+ * app's developer under its name: `Tinder Inc.`, `Ginger Labs`) is data: the unit takes any line of
+ * text there. `skip`: the unit's line the other item does not have (an optional line).
+ */
+function freeWhereItemsDiffer(doc: Doc, lines: number[], variable: Span[], unit: UnitLine[], start: number, other: number, skip = -1): void {
+  for (let j = 0; j < unit.length; j++) {
+    if (j === skip) continue
+    const spec = unit[j]!
+    const mine = lines[start + j]
+    const theirs = lines[other + (skip >= 0 && j > skip ? j - 1 : j)]
+    if (mine === undefined || theirs === undefined || 'cells' in spec || spec.pattern === null) continue
+    const text = lineText(doc, mine)
+    if (spec.pattern !== literalLine(text) || !/\p{L}/u.test(text)) continue
+    const next = specOf(doc, theirs, variable)
+    if (!next || 'cells' in next || next.pattern !== literalLine(lineText(doc, theirs)) || next.pattern === spec.pattern) continue
+    unit[j] = { ...spec, pattern: null }
+  }
+}
+
 function literalLine(text: string): string {
   return `^\\s*${wordsOf(text)
     .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
@@ -546,6 +566,7 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
         if (!spec) break
         unit.push(spec)
       }
+      if (unit.length === k) freeWhereItemsDiffer(doc, lines, variable, unit, start, start + k)
       // Two cells of text are an item's row only under a header that names them (Passenger, E-ticket number).
       if (unit.length !== k || !(shaped(unit) || (k === 1 && 'cells' in unit[0]! && headerAbove(doc, lines, start, unit[0]!.cells.length, variable)))) continue
       const stops = new Set<string>()
@@ -840,6 +861,10 @@ function findRunWithOptionalLine(doc: Doc, variable: Span[], lines: number[], at
     return out
   }
   const stops = new Set<string>()
+  // Units that start on another of the item's lines (its price, then the next item's name) find
+  // one item fewer, or take the lines after the items for one: the run of most items wins, then
+  // the one that starts first (at the highlighted item's first line).
+  let best: LearnedRun | null = null
   for (let k1 = 2; k1 <= MAX_VARIABLE_UNIT_LINES; k1++) {
     for (let o = 0; o < k1; o++) {
       const first = at - o
@@ -853,8 +878,12 @@ function findRunWithOptionalLine(doc: Doc, variable: Span[], lines: number[], at
         const longer = k1 > k2 ? own : next
         for (let j = 1; j < longer.length; j++) {
           const unit = longer.map((u, i) => (i === j ? { ...u, optional: true as const } : u))
-          // Items, not two blocks of an address or a card: each has a labelled line (`Qty: 2`).
-          if (longer.length < 3 || !unit.some((u, i) => i !== j && 'pattern' in u && u.pattern !== null && LABELLED_LINE.test(u.pattern))) continue
+          const [longStart, shortStart] = k1 > k2 ? [first, first + k1] : [first + k1, first]
+          freeWhereItemsDiffer(doc, lines, variable, unit, longStart, shortStart, j)
+          // Items, not two blocks of an address or a card: each has a labelled line (`Qty: 2`) or a
+          // line that is only an amount of money (its price).
+          const priced = (u: UnitLine, i: number) => 'pattern' in u && u.pattern === NUMBER_LINE && /\p{Sc}/u.test(lineText(doc, lines[longStart + i]!))
+          if (longer.length < 3 || !unit.some((u, i) => i !== j && 'pattern' in u && u.pattern !== null && (LABELLED_LINE.test(u.pattern) || priced(u, i)))) continue
           const mine = unitLines(doc, lines, first, unit, stops)
           if (!mine || mine.filter((l) => l >= 0).length !== k1 || !mine.includes(at)) continue
           const theirs = unitLines(doc, lines, first + k1, unit, stops)
@@ -863,12 +892,13 @@ function findRunWithOptionalLine(doc: Doc, variable: Span[], lines: number[], at
           if (first >= 2 && [2, 3, 4, 5, 6].some((n) => first - n >= 0 && unitLength(doc, lines, first - n, unit, stops) === n)) continue
           const run = runFrom(doc, lines, first, unit, stops)
           if (run.length < 2) continue
-          return { unit, first, count: run.length, lines, firstEnd: first + k1, end: runEnd(doc, lines, run, unit, stops) }
+          const found = { unit, first, count: run.length, lines, firstEnd: first + k1, end: runEnd(doc, lines, run, unit, stops) }
+          if (!best || found.count > best.count || (found.count === best.count && found.first < best.first)) best = found
         }
       }
     }
   }
-  return null
+  return best
 }
 
 /** The shape of the cell at the value's position on a line of the same unit (its cell index). */
