@@ -1203,6 +1203,45 @@ describe('items as blocks with a line nobody highlighted', () => {
   })
 })
 
+describe('items in sections, with a line naming someone under some of them', () => {
+  type Task = [name: string, project: string, due: string, by: string | null]
+  const digest = (today: Task[], week: Task[]) => {
+    const rows = (tasks: Task[]) => tasks.map(([name, project, due, by]) => `<p>${name}</p><table><tr><td>${project}</td><td>${due}</td></tr></table>${by ? `<p>Assigned by ${by}</p>` : ''}`).join('')
+    return html(`<p>Good morning, Renée</p><p>You have ${today.length} tasks due today.</p><h3>Due today</h3>${rows(today)}<h3>Due this week</h3>${rows(week)}<p>Open My Tasks</p>`)
+  }
+  const fields = [
+    { name: 'Task', value: 'Order 250 business cards' },
+    { name: 'Project', value: 'Website Redesign' },
+    { name: 'Due', value: 'Today at 5:30 PM' },
+  ]
+
+  it("reads every task of its section, whoever assigned it, though a task there was the sample's first of the next section", async () => {
+    const sample = digest(
+      [
+        ['Order 250 business cards', 'Website Redesign', 'Today at 5:30 PM', 'Mohammed Nguyễn'],
+        ['Call back Mr. O’Brien re: contract renewal', 'Mobile App (iOS)', 'Today', 'Mohammed Nguyễn'],
+        ['Record product demo video (3–5 min)', 'Ops & Finance', 'Today', null],
+      ],
+      [['Respond to Zeta Labs RFP', 'Hiring', 'Friday', 'Nuño Lee']],
+    )
+    const target = digest(
+      [
+        ['Respond to Zeta Labs RFP', 'Events & Offsites', 'Today at 10:30 AM', 'Hélène Kierkegaard'],
+        ['Migrate old tickets to the new board', 'Ops & Finance', 'Today', null],
+        ['Audit accessibility on checkout flow', 'Events & Offsites', 'Today', 'José Khan'],
+      ],
+      [['Update pricing page', 'Hiring', 'Tomorrow', null]],
+    )
+    const [got] = await learnAndRun(sample, fields, [target])
+    expect(got!.fields).toEqual({
+      Task: 'Respond to Zeta Labs RFP\nMigrate old tickets to the new board\nAudit accessibility on checkout flow',
+      Project: 'Events & Offsites\nOps & Finance\nEvents & Offsites',
+      Due: 'Today at 10:30 AM\nToday\nToday',
+    })
+    expect(got!.status).toBe('success')
+  })
+})
+
 describe('blocks whose lines come and go', () => {
   const shipTo = (lines: string[]) => text(`Your order has shipped.\n\nShip to:\n${lines.join('\n')}\n\nCarrier: UPS\n\nThanks,\nThe Fernwood team`)
 

@@ -520,7 +520,15 @@ function freeWhereItemsDiffer(doc: Doc, lines: number[], variable: Span[], unit:
   }
 }
 
+/**
+ * A line of fixed words ending with a connecting word, then a name (`Assigned by Mohammed Nguyễn`,
+ * `Sold by Peña Hermanos`): the name is data nobody highlighted, and other items name another.
+ */
+const NAMED_LINE = /^(\s*\p{L}+(?:\s+\p{Ll}+)*\s+(?:by|to|from|for|with|via|at|von|par|por|de|da|di|van|af|av))\s+\p{Lu}[\p{L}'’.-]*(?:\s+[\p{L}'’.-]+){0,4}\s*$/u
+
 function literalLine(text: string): string {
+  const named = NAMED_LINE.exec(text)
+  if (named) return `^\\s*${wordsOf(named[1]!).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\W+')}\\s+\\p{Lu}.*$`
   return `^\\s*${wordsOf(text)
     .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('\\W+')}\\W*$`
@@ -585,7 +593,7 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
         // The rest of the unit must be lines of some form (rows, patterns), two or more: any line
         // of text after the items reads as a unit of one free line.
         const rest = unit.slice(0, -1)
-        const formed = rest.length >= 2 && rest.every((u) => 'cells' in u || u.pattern !== null)
+        const formed = rest.length >= 2 && rest.some((u) => 'cells' in u || u.pattern !== null)
         if (formed && !unitAt(doc, lines, end, unit, stops) && unitAt(doc, lines, end, rest, stops)) {
           unit[k - 1] = { ...between, optional: true }
           run = runFrom(doc, lines, first, unit, stops)
@@ -988,6 +996,9 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
   const stops: string[] = []
   const after = run.end
   for (let i = after; i < lines.length && i < after + 8; i++) {
+    // Items of the unit again (another section's: `Due this week` over its tasks) are data: the
+    // lines from there on are no stops, or an email whose items start with that task would have none.
+    if (i > after && unitAt(doc, lines, i, unit, new Set())) break
     // A line of text between table rows is a line under an item (`Backordered – ships
     // separately`) or a section's heading, which other emails may show between their items.
     if ('cells' in unit[0]! && !doc.lineTab[lines[i]!] && i + 1 < lines.length && doc.lineTab[lines[i + 1]!]) continue
