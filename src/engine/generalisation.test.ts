@@ -434,6 +434,29 @@ describe('line items', () => {
       expect(one!.status).toBe('success')
     })
 
+    it('reads items whose price has a discount under it, where the one item of the sample had none', async () => {
+      const order = (items: Array<[string, string, string]>) =>
+        html(
+          `<p>Order ID OD239223804030744036</p><p>${items.length} items in this order</p>` +
+            items
+              .map(([name, price, off]) => `<table><tr><td><img src="cid:p"></td><td><a href="#">${name}</a><p>Seller: RetailNet</p><p>Qty: 1</p></td><td><b>${price}</b>${off ? `<p><s>₹99,999</s> ${off}</p>` : ''}</td></tr></table>`)
+              .join('') +
+            `<table><tr><td>Amount Paid</td><td>₹542</td></tr></table><p>Payment mode: UPI</p>`,
+        )
+      const fields = [
+        { name: 'Product', value: 'Tata Tea Gold Tea Pouch (1 kg)' },
+        { name: 'Price', value: '₹539' },
+      ]
+      const [got] = await learnAndRun(order([['Tata Tea Gold Tea Pouch (1 kg)', '₹539', '']]), fields, [
+        order([
+          ['Redmi Note 13 5G (Arctic White, 128 GB)', '₹17,699', '29% off'],
+          ['boAt Rockerz 450', '₹1,299', ''],
+          ['Campus OXYFIT Running Shoes', '₹959', '52% off'],
+        ]),
+      ])
+      expect(got!.fields).toEqual({ Product: 'Redmi Note 13 5G (Arctic White, 128 GB)\nboAt Rockerz 450\nCampus OXYFIT Running Shoes', Price: '₹17,699\n₹1,299\n₹959' })
+    })
+
     it('reads a sentence that starts with a name and holds other values as the values it holds', async () => {
       const invite = (who: string, team: string) => text(`Hi,\n\n${who} (ana@example.com) invited you to join ${team} as Admin.\n\nAccept the invitation: https://app.example.com/i/1`)
       const [got] = await learnAndRun(invite('Ana Ruiz', 'Zeta Labs'), [{ name: 'Inviter', value: 'Ana Ruiz' }, { name: 'Team', value: 'Zeta Labs' }], [invite('Bob Stone', "Granny's Kitchen")])
@@ -1364,6 +1387,25 @@ describe('a long sentence of fixed words as a landmark', () => {
       )
     const [got] = await learnAndRun(notice(true), [{ name: 'Library', value: 'Springfield Public Library' }], [notice(false)])
     expect(got!.fields.Library).toBe('Springfield Public Library')
+  })
+})
+
+describe("a label's last word that changes with the email's case", () => {
+  const order = (label: string, amount: string, extra = '') =>
+    html(`<p>Order ID OD239223804030744036</p><table><tr><td><b>${label}</b></td><td>${amount}</td></tr><tr><td>Item total</td><td>₹22,097</td></tr>${extra}</table><p>Payment mode: UPI</p>`)
+
+  it("reads the value after the label's other words and any last word, when the sample's label is gone, and says so", async () => {
+    const [paid, payable] = await learnAndRun(order('Amount Payable', '₹22,025'), [{ name: 'Amount Payable', value: '₹22,025' }], [order('Amount Paid', '₹542'), order('Amount Payable', '₹1,41,157')])
+    expect(paid!.fields['Amount Payable']).toBe('₹542')
+    expect(paid!.status).toBe('partial')
+    expect(paid!.details['Amount Payable']!.reason).toBe('label "amount payable" not found; read after "Amount Paid"')
+    expect(payable!.fields['Amount Payable']).toBe('₹1,41,157')
+    expect(payable!.status).toBe('success')
+  })
+
+  it('reads nothing when the label\'s other words start two such lines', async () => {
+    const [got] = await learnAndRun(order('Amount Payable', '₹22,025'), [{ name: 'Amount Payable', value: '₹22,025' }], [order('Amount Paid', '₹542', '<tr><td>Amount Refunded</td><td>₹100</td></tr>')])
+    expect(got!.fields['Amount Payable']).toBeNull()
   })
 })
 

@@ -57,6 +57,12 @@ describe('htmlToText', () => {
     expect(text('<table><tr><td>Ship to<br>Marie</td><td>Bill to<br>Jean</td><td>$9.90</td></tr></table>')).toBe('Ship to\nMarie\n\nBill to\nJean\n\n$9.90')
   })
 
+  it("reads such an item as one row when a discount is under its price, as one without: the price cell is the item's amount", () => {
+    const item = (name: string, off: string) =>
+      `<table><tr><td><img src="cid:p"></td><td><a href="#">${name}</a><p>Seller: RetailNet</p><p>Qty: 1</p></td><td><b>₹4,799</b>${off ? `<p><s>₹10,440</s> ${off}</p>` : ''}</td></tr></table>`
+    expect(text(item('Redmi Note 13', '54% off') + item('Tata Tea Gold', ''))).toBe('\tRedmi Note 13 • Seller: RetailNet • Qty: 1\t₹4,799 • 54% off\n\n\tTata Tea Gold • Seller: RetailNet • Qty: 1\t₹4,799')
+  })
+
   it('reads layout tables cell by cell, and bullet or spacer cells as nothing', () => {
     const html = `<table><tr><td>Ship to<br>Marie<br>12 Rue de la Paix</td><td>Bill to<br>Jean</td></tr></table>
       <table><tr><td>&#9679;</td><td><b>10:42 AM</b><br>1 Main St</td></tr></table>`

@@ -527,7 +527,10 @@ function isItemRow(cells: RenderedCell[]): boolean {
   let numbers = 0
   for (const c of cells) {
     if (!c.content) continue
-    if (c.lines.length > 1) {
+    // A price over its struck-through list price and a discount (`₹4,799` over `₹10,440 54% off`)
+    // is the item's amount all the same: only some items show the lines under it.
+    if (c.lines.length > 1 && c.simple && cellClass(c.lines[0]!) === 'num') numbers++
+    else if (c.lines.length > 1) {
       if (++multi > 1 || !c.simple) return false
     } else if (cellClass(c.lines[0]!) === 'num') numbers++
     else return false

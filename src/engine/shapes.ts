@@ -259,7 +259,10 @@ const NUMERIC_CELL = new RegExp(`^(?:${MONEY_CELL}(?:\\s+${MONEY_CELL})?|${NUMBE
 export function cellClass(cell: string): CellClass {
   const c = cell.trim()
   if (c === '') return 'empty'
-  return NUMERIC_CELL.test(c) ? 'num' : 'text'
+  if (NUMERIC_CELL.test(c)) return 'num'
+  // An amount over lines of its own (`₹4,799 • 54% off`: a discount under the price) is the amount.
+  const joined = c.indexOf(' • ')
+  return joined > 0 && NUMERIC_CELL.test(c.slice(0, joined)) ? 'num' : 'text'
 }
 
 export function hasDigit(s: string): boolean {

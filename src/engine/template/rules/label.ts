@@ -203,13 +203,31 @@ export function labelCore(rule: Extract<Rule, { kind: 'label' }>): string[] {
   return rule.core ? rule.anchor.slice(-rule.core) : rule.anchor
 }
 
+/**
+ * A label whose last word changes with the email's case (`Amount Payable` for cash on delivery,
+ * `Amount Paid` for a card) where the label as the sample showed it is gone: its other words at the
+ * start of a line or cell, then any one word, give the value when they do so once, as the sample's
+ * did. Not the sample's evidence, so the field says so.
+ */
+function byStem(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field: FieldTemplate): { value: string; penalty: number; cut: string } | null {
+  const last = rule.anchor[rule.anchor.length - 1]!
+  if (rule.anchor.length < 2 || !rule.atStart || rule.count !== 1 || rule.anchor.includes(WILDCARD) || !/^\p{L}{3,}$/u.test(last)) return null
+  if (findAnchor(doc, rule.anchor).length > 0) return null
+  const stem = [...rule.anchor.slice(0, -1), WILDCARD]
+  const group = bestFitting(labelCandidates(doc, { ...rule, anchor: stem }, field))
+  if (group.length !== 1) return null
+  const located = findAnchor(doc, stem).find(({ last: t }) => skipGap(doc, doc.tokens[t]!.end, rule.skip) === group[0]!.start)
+  const said = located ? doc.text.slice(doc.tokens[located.first]!.start, doc.tokens[located.last]!.end) : stem.slice(0, -1).join(' ')
+  return { value: group[0]!.value, penalty: 0.25, cut: `label "${rule.anchor.join(' ')}" not found; read after "${said}"` }
+}
+
 export const labelRule: RuleHandler<'label'> = {
   baseConfidence: 0.92,
   apply(doc, rule, field) {
     const anchor = labelAnchor(doc, rule)
     const core = anchor !== rule.anchor
     const picked = pick(labelCandidates(doc, core ? { ...rule, anchor, atStart: false } : rule, field), rule.ordinal)
-    if (!picked) return null
+    if (!picked) return core ? null : byStem(doc, rule, field)
     // The label gives values in another number of places than in the sample (a repeated block the
     // sample showed once or twice): which one is the field's is no longer known.
     if (rule.count !== undefined && rule.count > 1 && picked.of !== rule.count) return null
