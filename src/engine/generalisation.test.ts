@@ -1226,6 +1226,67 @@ describe('items as blocks with a line nobody highlighted', () => {
   })
 })
 
+describe('a table whose rows fill only some cells', () => {
+  type Activity = [type: string, symbol: string, description: string, qty: string, price: string, amount: string]
+  const activity = (rows: Activity[]) =>
+    html(
+      `<p>Account activity</p><table><tr><th>Date</th><th>Type</th><th>Symbol</th><th>Description</th><th>Quantity</th><th>Price</th><th>Amount</th></tr>` +
+        rows.map((r) => `<tr><td>05/22/2024</td>${r.map((c) => `<td>${c || '&nbsp;'}</td>`).join('')}</tr>`).join('') +
+        `<tr><td>Interest on cash sweep</td><td></td><td></td><td></td><td></td><td></td><td>$0.12</td></tr></table><table><tr><td>Net change in cash</td><td>$30,023.25</td></tr><tr><td>Cash balance</td><td>$57,808.99</td></tr></table>`,
+    )
+  const fields = [
+    { name: 'Type', value: 'Buy' },
+    { name: 'Symbol', value: 'KO' },
+    { name: 'Quantity', value: '27' },
+    { name: 'Amount', value: '($1,614.33)' },
+  ]
+
+  it('reads every row under the header, a dividend without quantity and a deposit without symbol too, and not the row after them led otherwise', async () => {
+    const sample = activity([
+      ['Buy', 'KO', 'COCA-COLA CO', '27', '$59.79', '($1,614.33)'],
+      ['Dividend', 'JNJ', 'JOHNSON & JOHNSON', '', '', '$233.12'],
+      ['Deposit', '', 'ELECTRONIC FUNDS TRANSFER RECEIVED', '', '', '$250.00'],
+    ])
+    const target = activity([
+      ['Sell', 'MSFT', 'MICROSOFT CORP', '10', '$453.15', '$4,531.50'],
+      ['Deposit', '', 'ELECTRONIC FUNDS TRANSFER RECEIVED', '', '', '$100.00'],
+      ['Dividend', 'PG', 'PROCTER & GAMBLE CO', '', '', '$186.82'],
+    ])
+    const [got] = await learnAndRun(sample, fields, [target])
+    expect(got!.fields).toEqual({ Type: 'Sell\nDeposit\nDividend', Symbol: 'MSFT\n\nPG', Quantity: '10\n\n', Amount: '$4,531.50\n$100.00\n$186.82' })
+    expect(got!.details.Symbol!.reason).toBe('1 of 3 items have no value')
+  })
+})
+
+describe('a table whose rows fill only some cells, over its summary rows', () => {
+  const order = (rows: Array<[string, string, string, string, string]>, total: string) =>
+    html(
+      `<table><tr><th>Référence</th><th>Produit</th><th>Prix unitaire</th><th>Quantité</th><th>Prix total</th></tr>` +
+        rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('') +
+        `<tr><td>Produits</td><td></td><td></td><td></td><td>${total}</td></tr><tr><td>Réductions</td><td></td><td></td><td></td><td>-5,00 €</td></tr><tr><td>Total payé</td><td></td><td></td><td></td><td>${total}</td></tr></table>`,
+    )
+
+  it('reads a row of a code and a name alone as an item, and not the summary row named by a word under the items', async () => {
+    const sample = order(
+      [
+        ['demo_15', 'Blue Widget', '513,57 €', '1', '513,57 €'],
+        ['demo_31', 'Gift wrap', '', '', '0,00 €'],
+        ['demo_27', 'Wool Socks (3 pairs)', '79,88 €', '3', '239,64 €'],
+      ],
+      '753,21 €',
+    )
+    const target = order(
+      [
+        ['demo_3', 'Café Mug 12 oz', '12,00 €', '2', '24,00 €'],
+        ['demo_31', 'Gift wrap', '', '', '0,00 €'],
+      ],
+      '24,00 €',
+    )
+    const [got] = await learnAndRun(sample, [{ name: 'Produit', value: 'Blue Widget' }, { name: 'Prix total', value: '513,57 €' }], [target])
+    expect(got!.fields).toEqual({ Produit: 'Café Mug 12 oz\nGift wrap', 'Prix total': '24,00 €\n0,00 €' })
+  })
+})
+
 describe('items in sections, with a line naming someone under some of them', () => {
   type Task = [name: string, project: string, due: string, by: string | null]
   const digest = (today: Task[], week: Task[]) => {

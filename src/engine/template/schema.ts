@@ -40,7 +40,7 @@ const extentSchema = z.discriminatedUnion('kind', [
 ])
 
 const optionalLine = { optional: z.literal(true).optional(), repeat: z.literal(true).optional() }
-const unitLineSchema = z.union([z.object({ cells: z.array(z.enum(['empty', 'num', 'text'])), ...optionalLine }), z.object({ pattern: z.string().nullable(), ...optionalLine })])
+const unitLineSchema = z.union([z.object({ cells: z.array(z.enum(['empty', 'num', 'text'])), sparse: z.literal(true).optional(), ...optionalLine }), z.object({ pattern: z.string().nullable(), ...optionalLine })])
 
 const placeSchema = z.object({ line: index, cell: index })
 const layoutSchema = z.array(z.string().max(500)).max(MAX_LAYOUT_LINES)

@@ -37,7 +37,8 @@ type AnchorFit = {
 /** One line of a line item's unit: a table row by its cells, or a line of text by its pattern (null: any text). */
 /** One line of a repeated unit; `optional`: some items leave it out (an item's `Condition: Used` line). */
 /** `repeat`: 0 or more such lines (an item's option lines, `Color: Blue`), up to the unit's next line. */
-export type UnitLine = ({ cells: Array<'empty' | 'num' | 'text'> } | { pattern: string | null }) & { optional?: true; repeat?: true }
+/** `sparse`: a row under a header whose number cells after its name may each be empty (a dividend's quantity and price). */
+export type UnitLine = ({ cells: Array<'empty' | 'num' | 'text'>; sparse?: true } | { pattern: string | null }) & { optional?: true; repeat?: true }
 
 /** What kind of line a line is (rules/cards.ts): a row of cells, `Label: value`, a number alone, or text. */
 export type LineClass = 'cells' | 'labelled' | 'number' | 'text'

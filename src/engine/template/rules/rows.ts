@@ -51,7 +51,7 @@ export function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
     const first = spec.cells.findIndex((want) => want !== 'empty')
     // A sparse grid (a timesheet's days, hours on some of them): the sample's row left a number
     // cell empty between numbers, so any number cell after the name may be empty or filled.
-    const sparse = differ === 0 && isSparseGrid(spec.cells, first)
+    const sparse = differ === 0 && (spec.sparse === true || isSparseGrid(spec.cells, first))
     let optional = 0
     for (let i = 0; i < width; i++) {
       const want = spec.cells[i] ?? 'empty'
@@ -301,8 +301,15 @@ function chargeBeforeTotal(doc: Doc, lines: number[], at: number, n: number, uni
   if (n !== 1 || !('cells' in spec) || at + 1 >= lines.length || !isSummaryLine(doc, lines[at + 1]!, stops)) return false
   // In a sparse grid (a timesheet's days) an item leaves number cells empty too.
   if (isSparseGrid(spec.cells, spec.cells.findIndex((want) => want !== 'empty'))) return false
+  if (spec.sparse && at > 0 && sameLead(doc, lines[at]!, lines[at - 1]!)) return false
   const cells = cellsOf(doc, lines[at]!)
   return spec.cells.some((want, i) => want === 'num' && (cells[i] ?? '').trim() === '')
+}
+
+/** Whether two rows' first filled cells have the same shape (two dates, two codes), not a word and a date. */
+function sameLead(doc: Doc, a: number, b: number): boolean {
+  const lead = (line: number) => detectShape(rowOf(doc, line).label).shape
+  return lead(a) === lead(b)
 }
 
 function isSectionRow(doc: Doc, line: number, stops: ReadonlySet<string>): boolean {
@@ -399,7 +406,8 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
     const cells = cellsOf(doc, line)
     const start = doc.lineStart[line]! + cells.slice(0, rule.cell).reduce((n, c) => n + c.length + 1, 0)
     let p = start
-    while (p < doc.lineEnd[line]! && /\s/.test(doc.text[p]!)) p++
+    // An empty cell is no value: the next cell's text is another column's.
+    while (p < doc.lineEnd[line]! && /[^\S\t]/.test(doc.text[p]!)) p++
     const got = applyExtent(doc, p, rule.extent, field)
     value = got ? cleanValue(firstLineOfItem(got, rule.extent)) : ''
   } else if (rule.capture) {
@@ -584,6 +592,20 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
       // means these are lines of one block (an address), not items.
       if (first - k >= 0 && unitAt(doc, lines, first - k, unit, stops) && !headerAbove(doc, lines, first, 'cells' in unit[0]! ? unit[0]!.cells.length : -1, variable)) continue
       let run = runFrom(doc, lines, first, unit, stops)
+      // Rows under a header whose number cells only some rows fill (a dividend's quantity and
+      // price; a deposit's symbol too): the highlighted row filled them all, the rows under it need not.
+      const row = unit[0]!
+      if (k === 1 && 'cells' in row && !row.sparse && headerAbove(doc, lines, first, row.cells.length, variable)) {
+        const sparse: UnitLine[] = [{ ...row, sparse: true }]
+        // …rows that start like the highlighted one (a date, a code): not the summary rows under them (`Produits⇥⇥⇥⇥753,21 €`).
+        const all = runFrom(doc, lines, first, sparse, stops)
+        const led = all.findIndex((u) => !sameLead(doc, lines[u]!, lines[first]!))
+        const wider = led < 0 ? all : all.slice(0, led)
+        if (wider.length > run.length) {
+          unit[0] = sparse[0]!
+          run = wider
+        }
+      }
       // A line between items (`Change at Leipzig Hbf · 29 min` between a journey's legs) is not
       // after the last one: the unit without it right after the run is the last item, and the line
       // is optional.
@@ -605,7 +627,9 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
       const consistent = run.every((u) => {
         const other: Array<UnitLine | null> = []
         for (let j = 0; j < k; j++) other.push(specOf(doc, lines[u + j]!, variable))
-        return other.every((s, j) => s !== null && ('cells' in s) === ('cells' in unit[j]!)) && kind(lines[u + o]!) === kind(line)
+        // In a sparse table, the items that leave the value's cell empty have no value there.
+        const theirs = kind(lines[u + o]!)
+        return other.every((s, j) => s !== null && ('cells' in s) === ('cells' in unit[j]!)) && (theirs === kind(line) || (theirs === 'empty' && 'cells' in unit[0]! && unit[0].sparse === true))
       })
       if (run.length >= 2 && consistent) {
         const found = { unit, first, count: run.length, lines, firstEnd: first + k, end: runEnd(doc, lines, run, unit, stops) }
