@@ -1226,6 +1226,41 @@ describe('items as blocks with a line nobody highlighted', () => {
   })
 })
 
+describe('cards with a labelled line that an optional line moves', () => {
+  type Sale = [title: string, order: string, price: string, discount: string | null, net: string]
+  const payout = (sales: Sale[]) =>
+    html(
+      `<p>Bonjour Ève,</p><table><tr><td>Montant du virement</td><td>13,25 €</td></tr></table><p>Récapitulatif de vos ventes</p>` +
+        sales
+          .map(
+            ([title, order, price, discount, net]) =>
+              `<p><b>${title}</b></p><p>Commande n° ${order}<br>Vendu le 12/12/2023</p><table><tr><td>Prix de vente</td><td>${price}</td></tr>${discount ? `<tr><td>Réduction lot (10 %)</td><td>${discount}</td></tr>` : ''}<tr><td>Frais de service</td><td>0,93 €</td></tr><tr><td>Montant net</td><td>${net}</td></tr></table>`,
+          )
+          .join('') +
+        `<table><tr><td>Total versé</td><td>13,25 €</td></tr></table><p>L’équipe Revendo</p>`,
+    )
+  const fields = [
+    { name: 'Article', value: 'T-shirt Petit Bateau 8 ans' },
+    { name: 'Commande', value: '5173-7732' },
+    { name: 'Montant net', value: '3,57 €' },
+  ]
+
+  it("reads the line labelled like the sample's in each card, wherever a card's optional line puts it, though the field is named like its label", async () => {
+    const sample = payout([
+      ['T-shirt Petit Bateau 8 ans', '5173-7732', '4,50 €', null, '3,57 €'],
+      ['Lot de 3 livres Harry Potter', '1474-8324', '10,50 €', '-1,05 €', '8,28 €'],
+      ['Robe d’été fleurie Zara – 38', '2887-3307', '8,00 €', null, '6,90 €'],
+    ])
+    const target = payout([
+      ['Veste en jean Levi’s taille M', '4821-9931', '25,00 €', '-2,50 €', '20,87 €'],
+      ['Casque Bose QC35', '7310-2255', '120,00 €', null, '113,30 €'],
+    ])
+    const [got] = await learnAndRun(sample, fields, [target])
+    expect(got!.fields).toEqual({ Article: 'Veste en jean Levi’s taille M\nCasque Bose QC35', Commande: '4821-9931\n7310-2255', 'Montant net': '20,87 €\n113,30 €' })
+    expect(got!.status).toBe('success')
+  })
+})
+
 describe('a table whose rows fill only some cells', () => {
   type Activity = [type: string, symbol: string, description: string, qty: string, price: string, amount: string]
   const activity = (rows: Activity[]) =>

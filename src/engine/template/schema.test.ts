@@ -28,12 +28,15 @@ describe('stored template schema', () => {
 
   it('accepts a v1 template learned from a real sample after a round trip through JSON', async () => {
     // shop-order has column and list rules; appointment-reminder labels, landmarks and positions;
-    // activity-summary a counted list with detail lines; brokerage-activity rows of a sparse table.
+    // activity-summary a counted list with detail lines; brokerage-activity rows of a sparse table;
+    // marketplace-payout-fr cards whose value line is found by its label.
     const summary = await trained('activity-summary')
     expect(Object.values(summary.fields.find((f) => f.name === 'Achievement')!.rules).flat().some((r) => r?.kind === 'list' && r.details)).toBe(true)
     const activity = await trained('brokerage-activity')
     expect(Object.values(activity.fields.find((f) => f.name === 'Symbol')!.rules).flat().some((r) => r?.kind === 'rows' && r.unit.some((u) => 'cells' in u && u.sparse))).toBe(true)
-    for (const name of ['shop-order', 'appointment-reminder', 'flight-itinerary', 'activity-summary', 'brokerage-activity']) {
+    const payout = await trained('marketplace-payout-fr')
+    expect(Object.values(payout.fields.find((f) => f.name === 'Montant net')!.rules).flat().some((r) => r?.kind === 'cards' && r.label === 'montant net')).toBe(true)
+    for (const name of ['shop-order', 'appointment-reminder', 'flight-itinerary', 'activity-summary', 'brokerage-activity', 'marketplace-payout-fr']) {
       const template = await trained(name)
       expect(parseTrainedTemplate(stored(template))).toEqual({ ok: true, template })
       const { example: _example, ...bare } = template

@@ -86,6 +86,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
     gap: z.number().int().min(1),
     ordinal: index,
     marks: z.array(z.object({ offset: z.number().int(), line: unitLineSchema })).max(50).optional(),
+    label: z.string().max(200).optional(),
   }),
   z.object({ kind: z.literal('keyed'), key: words.min(1), cell: z.boolean(), ordinal: index, extent: extentSchema, count: z.number().int().min(1).optional() }),
   z.object({ kind: z.literal('stacked'), key: words.min(1), ordinal: index, extent: extentSchema }),

@@ -79,9 +79,10 @@ export type Rule =
    * the key, over lines of the kinds in `path`, of the form `line` (null on the key itself);
    * `capture`: the pattern whose group 1 is the value when it is part of its line. `marks`: the
    * card's other lines of a form of their own, by offset, which tell a card whose key line reads
-   * otherwise after the last card read.
+   * otherwise after the last card read. `label`: the value line's own label (`Montant net`), by
+   * which it is found in a card whose optional lines move it from `offset`.
    */
-  | { kind: 'cards'; key: UnitLine; offset: number; path: LineClass[]; line: UnitLine | null; capture?: string; gap: number; ordinal: number; marks?: Array<{ offset: number; line: UnitLine }> }
+  | { kind: 'cards'; key: UnitLine; offset: number; path: LineClass[]; line: UnitLine | null; capture?: string; gap: number; ordinal: number; marks?: Array<{ offset: number; line: UnitLine }>; label?: string }
   /** A key known by its opening words, whose middle varies (`Tax … 8.875%:`); `cell`: the value is the next cell. */
   /** `count`: how many keyed lines gave a value in the sample. */
   | { kind: 'keyed'; key: string[]; cell: boolean; ordinal: number; extent: Extent; count?: number }

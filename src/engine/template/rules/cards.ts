@@ -79,17 +79,32 @@ function pathOf(doc: Doc, lines: number[], key: number, offset: number): LineCla
   return out
 }
 
-/** The value line's content index in the card keyed at `keys[c]`, or -1 when the card does not read like the sample's. */
-function valueLine(doc: Doc, lines: number[], keys: number[], c: number, offset: number, path: LineClass[], spec: UnitLine | null): number {
+/**
+ * The value line's content index in the card keyed at `keys[c]`, or -1 when the card does not read
+ * like the sample's. `label`: where the lines between the key and the value differ (an optional
+ * `Réduction lot` line), the card's line with the sample's label, on the same side of the key.
+ */
+function valueLine(doc: Doc, lines: number[], keys: number[], c: number, offset: number, path: LineClass[], spec: UnitLine | null, gap: number, label?: string): number {
   const v = keys[c]! + offset
-  if (v < 0 || v >= lines.length) return -1
   // Inside its own card: not past the next card's key, nor before the previous one's.
-  if (offset > 0 && c + 1 < keys.length && v >= keys[c + 1]!) return -1
-  if (offset < 0 && c > 0 && v <= keys[c - 1]!) return -1
-  const between = pathOf(doc, lines, keys[c]!, offset)
-  if (between.length !== path.length || between.some((k, i) => k !== path[i])) return -1
-  if (spec && !unitLineFits(doc, lines[v]!, spec)) return -1
-  return v
+  const hi = c + 1 < keys.length ? keys[c + 1]! : Math.min(lines.length, keys[c]! + gap + SLACK)
+  const lo = c > 0 ? keys[c - 1]! : Math.max(-1, keys[c]! - gap - SLACK)
+  if (v >= 0 && v < lines.length && !(offset > 0 && v >= hi) && !(offset < 0 && v <= lo)) {
+    const between = pathOf(doc, lines, keys[c]!, offset)
+    const fits = between.length === path.length && between.every((k, i) => k === path[i]) && (!spec || unitLineFits(doc, lines[v]!, spec))
+    if (fits && (!label || lineLabel(doc, lines[v]!) === label)) return v
+  }
+  if (!label || offset === 0) return -1
+  const step = Math.sign(offset)
+  for (let l = keys[c]! + step; l > lo && l < hi; l += step) if (lineLabel(doc, lines[l]!) === label && (!spec || unitLineFits(doc, lines[l]!, spec))) return l
+  return -1
+}
+
+/** A line's own label: its first cell when others follow (`Montant net⇥3,57 €`), or the words before its colon. */
+function lineLabel(doc: Doc, line: number): string | null {
+  const text = lineText(doc, line)
+  const m = doc.lineTab[line] ? /^\s*([^\t\d]+?)\s*\t\s*\S/u.exec(text) : LABEL_VALUE.exec(text)
+  return m ? squash(m[1]!) || null : null
 }
 
 /** `count`: how many cards the sample shows; `marks`: see the rule. */
@@ -131,7 +146,8 @@ export function findCards(doc: Doc, spans: Array<Span | null>, fields: number[],
       const spec = offset === 0 ? null : specOf(doc, lines[a]!, variable)
       if (offset !== 0 && !spec) continue
       const path = pathOf(doc, lines, kc, offset)
-      const found = keys.map((_, c) => valueLine(doc, lines, keys, c, offset, path, spec))
+      const label = offset === 0 ? undefined : (lineLabel(doc, lines[a]!) ?? undefined)
+      const found = keys.map((_, c) => valueLine(doc, lines, keys, c, offset, path, spec, gap, label))
       if (found.some((v) => v < 0)) continue
       // Items differ: the same text in every card is the cards' template, not their data.
       const texts = new Set(found.map((v) => squash(lineText(doc, lines[v]!))))
@@ -184,6 +200,7 @@ export function learnCards(doc: Doc, span: Span, field: FieldTemplate, variable:
   const whole = squash(text) === squash(doc.text.slice(span[0], span[1]))
   const capture = whole ? null : linePattern(doc, line, span, variable)
   if (!whole && !capture) return null
+  const label = offset === 0 ? null : lineLabel(doc, line)
   const rule: CardsRule = {
     kind: 'cards',
     key: cards.key,
@@ -194,6 +211,7 @@ export function learnCards(doc: Doc, span: Span, field: FieldTemplate, variable:
     gap: cards.gap,
     ordinal: cards.ordinal,
     marks: cards.marks,
+    ...(label ? { label } : {}),
   }
   const got = applyCards(doc, rule, field)
   return got && squash(got.items[0] ?? '') === squash(doc.text.slice(span[0], span[1])) ? rule : null
@@ -268,7 +286,7 @@ export function applyCards(doc: Doc, rule: CardsRule, field: FieldTemplate): { v
   if (!found) return null
   const { lines } = contentLines(doc)
   const items = found.keys.map((_, c) => {
-    const v = valueLine(doc, lines, found.keys, c, rule.offset, rule.path, rule.line)
+    const v = valueLine(doc, lines, found.keys, c, rule.offset, rule.path, rule.line, rule.gap, rule.label)
     if (v < 0) return ''
     const text = lineText(doc, lines[v]!)
     const value = cleanValue(rule.capture ? (compiled(rule.capture).exec(text)?.[1] ?? '') : text)

@@ -1080,7 +1080,10 @@ export function isSummaryRow(doc: Doc, span: Span, fieldName: string): boolean {
   if (!doc.lineTab[line]) return false
   const words = wordsOf(label).join(' ')
   const name = wordsOf(fieldName).join(' ')
-  return name !== '' && (words === name || words.startsWith(`${name} `) || name.endsWith(` ${words}`))
+  if (name === '' || !(words === name || words.startsWith(`${name} `) || name.endsWith(` ${words}`))) return false
+  // …unless such rows repeat, one per item (`Montant net⇥3,57 €` in each sale's block): a summary is shown once.
+  const { lines } = contentLines(doc)
+  return lines.filter((l) => l !== line && doc.lineTab[l] && rowOf(doc, l).words === rowOf(doc, line).words).length === 0
 }
 
 export const rowsRule: RuleHandler<'rows'> = {
