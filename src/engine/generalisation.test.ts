@@ -1226,6 +1226,40 @@ describe('items as blocks with a line nobody highlighted', () => {
   })
 })
 
+describe('items as blocks of label rows', () => {
+  type Passenger = [type: string, name: string, ticket: string, miles: string | null]
+  const booking = (passengers: Passenger[]) =>
+    html(
+      `<p>Booking code</p><p>3Q88FT</p><h2>Passengers</h2>` +
+        passengers
+          .map(
+            ([type, name, ticket, miles], i) =>
+              `<table><tr><td>Passenger ${i + 1}</td><td>${type}</td></tr></table><p><b>${name}</b></p><table><tr><td>Ticket number</td><td>${ticket}</td></tr>${miles ? `<tr><td>Miles &amp; More</td><td>${miles}</td></tr>` : ''}</table>`,
+          )
+          .join('') +
+        `<h2>Price details</h2><table><tr><td>Total price</td><td>EUR 1,771.94</td></tr></table>`,
+    )
+  const fields = [
+    { name: 'Passenger', value: 'MRS GRACE LINDSTROM' },
+    { name: 'Ticket Number', value: '220-3935736485' },
+  ]
+
+  it("reads each passenger's block, known by its rows' labels, with or without a frequent-flyer row", async () => {
+    const sample = booking([
+      ['Adult', 'MRS GRACE LINDSTROM', '220-3935736485', '992 1165 1148 207'],
+      ['Adult', 'MS HELENE LINDSTROM', '220-3935736486', '222 6907 5125 516'],
+      ['Child', 'MSTR DANGELO LINDSTROM', '220-3935736487', null],
+    ])
+    const target = booking([
+      ['Adult', 'MR OLU ZELLWEGER-SMITH', '220-2403482652', null],
+      ['Adult', 'MR MATTHAUS WEI', '220-2403482653', '123 4567 8901 234'],
+    ])
+    const [got] = await learnAndRun(sample, fields, [target])
+    expect(got!.fields).toEqual({ Passenger: 'MR OLU ZELLWEGER-SMITH\nMR MATTHAUS WEI', 'Ticket Number': '220-2403482652\n220-2403482653' })
+    expect(got!.status).toBe('success')
+  })
+})
+
 describe('cards with a labelled line that an optional line moves', () => {
   type Sale = [title: string, order: string, price: string, discount: string | null, net: string]
   const payout = (sales: Sale[]) =>

@@ -484,6 +484,8 @@ export function specOf(doc: Doc, line: number, variable: Span[]): UnitLine | nul
   const ls = doc.lineStart[line]!
   const le = doc.lineEnd[line]!
   if (doc.lineTab[line]) {
+    const keyed = keyedRow(doc, line, variable)
+    if (keyed) return { pattern: keyed }
     let offset = ls
     const cells = cellsOf(doc, line).map((c) => {
       const s = offset
@@ -533,6 +535,20 @@ function freeWhereItemsDiffer(doc: Doc, lines: number[], variable: Span[], unit:
  * `Sold by Peña Hermanos`): the name is data nobody highlighted, and other items name another.
  */
 const NAMED_LINE = /^(\s*\p{L}+(?:\s+\p{Ll}+)*\s+(?:by|to|from|for|with|via|at|von|par|por|de|da|di|van|af|av))\s+\p{Lu}[\p{L}'’.-]*(?:\s+[\p{L}'’.-]+){0,4}\s*$/u
+
+/**
+ * A row of two cells, a label of words and its value (`Ticket number⇥220-3935736485`, `Class⇥Economy
+ * (K)`), inside a block of other such rows: known by its label, as a `Label: value` line is, not by
+ * the classes of its cells, which a row of any other label shares.
+ */
+function keyedRow(doc: Doc, line: number, variable: Span[]): string | null {
+  const cells = cellsOf(doc, line)
+  if (cells.length !== 2) return null
+  const label = cells[0]!.trim()
+  const ls = doc.lineStart[line]!
+  if (label === '' || hasDigit(label) || wordsOf(label).length > 4 || overlaps(variable, ls, ls + cells[0]!.length) || cells[1]!.trim() === '' || cellClass(cells[1]!) === 'num') return null
+  return `^\\s*${wordsOf(label).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\W+')}\\W*\\t\\s*\\S.*$`
+}
 
 function literalLine(text: string): string {
   const named = NAMED_LINE.exec(text)
@@ -629,7 +645,8 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
         for (let j = 0; j < k; j++) other.push(specOf(doc, lines[u + j]!, variable))
         // In a sparse table, the items that leave the value's cell empty have no value there.
         const theirs = kind(lines[u + o]!)
-        return other.every((s, j) => s !== null && ('cells' in s) === ('cells' in unit[j]!)) && (theirs === kind(line) || (theirs === 'empty' && 'cells' in unit[0]! && unit[0].sparse === true))
+        // (A row keyed by a label in one item may be data in another: it fits the unit's row all the same.)
+        return other.every((s, j) => s !== null && (('cells' in s) === ('cells' in unit[j]!) || unitLineFits(doc, lines[u + j]!, unit[j]!))) && (theirs === kind(line) || (theirs === 'empty' && 'cells' in unit[0]! && unit[0].sparse === true))
       })
       if (run.length >= 2 && consistent) {
         const found = { unit, first, count: run.length, lines, firstEnd: first + k, end: runEnd(doc, lines, run, unit, stops) }
