@@ -1260,6 +1260,101 @@ describe('items as blocks of label rows', () => {
   })
 })
 
+describe('two sets of cards in one email', () => {
+  type Flight = [date: string, flight: string, route: string, cabin: string]
+  type Passenger = [name: string, ticket: string]
+  const itinerary = (flights: Flight[], passengers: Passenger[]) =>
+    html(
+      `<p>Booking code 3Q88FT</p><h2>Your itinerary</h2>` +
+        flights.map(([date, flight, route, cabin]) => `<table><tr><td>${date}</td><td>${flight}</td></tr></table><p>${route}</p><table><tr><td>Class</td><td>${cabin}</td></tr><tr><td>Baggage allowance</td><td>1 x 23 kg</td></tr></table>`).join('') +
+        `<h2>Passengers</h2>` +
+        passengers
+          .map(
+            ([name, ticket], i) =>
+              `<table><tr><td>Passenger ${i + 1}</td><td>Adult</td></tr></table><p><b>${name}</b></p><table><tr><td>Ticket number</td><td>${ticket}</td></tr>${i < passengers.length - 1 ? `<tr><td>Miles &amp; More</td><td>992 1165 1148 20${i}</td></tr>` : ''}</table>`,
+          )
+          .join('') +
+        `<h2>Price details</h2><table><tr><td>Total price</td><td>EUR 1,771.94</td></tr></table>`,
+    )
+  const fields = [
+    { name: 'Departure Date', value: 'Sat, 5 Oct 2024' },
+    { name: 'Flight', value: 'LH 7537' },
+    { name: 'Route', value: 'FRA → LIS' },
+    { name: 'Passenger', value: 'MRS GRACE LINDSTROM' },
+    { name: 'Ticket Number', value: '220-3935736485' },
+  ]
+
+  it('reads the flights and the passengers, each set by its own cards', async () => {
+    const sample = itinerary(
+      [
+        ['Sat, 5 Oct 2024', 'LH 7537', 'FRA → LIS', 'Economy (K)'],
+        ['Fri, 11 Oct 2024', 'LH 1733', 'LIS → MUC', 'Economy (H)'],
+        ['Fri, 11 Oct 2024', 'LH 103', 'MUC → FRA', 'Economy (M)'],
+      ],
+      [
+        ['MRS GRACE LINDSTROM', '220-3935736485'],
+        ['MS HELENE LINDSTROM', '220-3935736486'],
+        ['MSTR DANGELO LINDSTROM', '220-3935736487'],
+      ],
+    )
+    const target = itinerary(
+      [
+        ['Sat, 24 Feb 2024', 'LH 98', 'FRA → MUC', 'Business (J)'],
+        ['Sat, 24 Feb 2024', 'LH 2296', 'MUC → BCN', 'Business (J)'],
+      ],
+      [
+        ['MR OLU ZELLWEGER-SMITH', '220-2403482652'],
+        ['MR MATTHAUS WEI', '220-2403482653'],
+        ['MISS AMY WEI', '220-2403482654'],
+      ],
+    )
+    const [got] = await learnAndRun(sample, fields, [target])
+    expect(got!.fields).toEqual({
+      'Departure Date': 'Sat, 24 Feb 2024\nSat, 24 Feb 2024',
+      Flight: 'LH 98\nLH 2296',
+      Route: 'FRA → MUC\nMUC → BCN',
+      Passenger: 'MR OLU ZELLWEGER-SMITH\nMR MATTHAUS WEI\nMISS AMY WEI',
+      'Ticket Number': '220-2403482652\n220-2403482653\n220-2403482654',
+    })
+  })
+})
+
+describe("cards known by a line nobody highlighted, under a heading shown only when there are several", () => {
+  type Room = [type: string, price: string, guest: string, capacity: number, meal: string | null]
+  const booking = (rooms: Room[]) =>
+    html(
+      `<p>Thanks, Hélène! Your booking in Zürich is confirmed.</p><table><tr><td>Booking number</td><td>3249.932.159</td></tr></table>` +
+        rooms
+          .map(
+            ([type, price, guest, capacity, meal], i) =>
+              `${rooms.length > 1 ? `<p><b>Room ${i + 1}</b></p>` : ''}<table><tr><td>${type}</td><td>${price}</td></tr><tr><td>Guest name: ${guest}</td><td><a href="#">Edit guest name</a></td></tr></table><p>Max capacity: ${capacity} guest${capacity > 1 ? 's' : ''}</p>${meal ? `<p>Meal plan: ${meal}</p>` : ''}`,
+          )
+          .join('') +
+        `<p>Price</p><table><tr><td>Total price</td><td>CHF 1,186.92</td></tr></table>`,
+    )
+  const fields = [
+    { name: 'Room Type', value: 'Classic Single Room' },
+    { name: 'Guest Name', value: 'Hélène Okonkwo' },
+  ]
+
+  it('reads each room by the line every room has, with or without the numbering heading, and a guest named in the label cell', async () => {
+    const sample = booking([
+      ['Classic Single Room', 'CHF 696.40', 'Hélène Okonkwo', 1, 'Breakfast included'],
+      ['Superior Double Room with Lake View', 'CHF 622.40', 'Åsa Ní Dhuibhir', 2, 'Half board included'],
+    ])
+    const [one, three] = await learnAndRun(sample, fields, [
+      booking([['Deluxe Double Room with Sea View', '€ 123.20', 'Hélène Okonkwo', 2, null]]),
+      booking([
+        ['Superior Twin Room', '€ 917.80', 'Łukasz Wei', 2, null],
+        ['Superior Twin Room', '€ 875.20', 'Renée Nguyễn', 2, 'Breakfast included'],
+        ['Economy Double Room', '€ 840.00', 'Ngozi Brontë', 2, null],
+      ]),
+    ])
+    expect(one!.fields).toEqual({ 'Room Type': 'Deluxe Double Room with Sea View', 'Guest Name': 'Hélène Okonkwo' })
+    expect(three!.fields).toEqual({ 'Room Type': 'Superior Twin Room\nSuperior Twin Room\nEconomy Double Room', 'Guest Name': 'Łukasz Wei\nRenée Nguyễn\nNgozi Brontë' })
+  })
+})
+
 describe('cards with a labelled line that an optional line moves', () => {
   type Sale = [title: string, order: string, price: string, discount: string | null, net: string]
   const payout = (sales: Sale[]) =>

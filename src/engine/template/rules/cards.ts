@@ -1,4 +1,4 @@
-import { cleanValue, lineOf, lineText, type Doc } from '../../doc'
+import { cellBounds, cleanValue, lineOf, lineText, type Doc } from '../../doc'
 import { acceptable } from '../extent'
 import { squash } from '../anchors'
 import type { Span } from '../spans'
@@ -21,6 +21,9 @@ type CardsRule = Extract<Rule, { kind: 'cards' }>
 
 /** At most this many content lines from one card's key line to the next. */
 const MAX_CARD_LINES = 12
+/** How far from a highlighted value's line a key line nobody highlighted may be. */
+const NEAR_KEY = 3
+const COUNTER_HEADING = /^\s*\p{L}+\s+#?\d{1,2}\s*[:.]?\s*$/u
 /** A card may have this many lines more than the sample's longest (more option or note lines). */
 const SLACK = 3
 
@@ -102,9 +105,20 @@ function valueLine(doc: Doc, lines: number[], keys: number[], c: number, offset:
 
 /** A line's own label: its first cell when others follow (`Montant net⇥3,57 €`), or the words before its colon. */
 function lineLabel(doc: Doc, line: number): string | null {
+  return labelPart(doc, line)?.label ?? null
+}
+
+function labelPart(doc: Doc, line: number): { label: string; end: number } | null {
   const text = lineText(doc, line)
   const m = doc.lineTab[line] ? /^\s*([^\t\d]+?)\s*\t\s*\S/u.exec(text) : LABEL_VALUE.exec(text)
-  return m ? squash(m[1]!) || null : null
+  const label = m ? squash(m[1]!) : ''
+  return label ? { label, end: doc.lineStart[line]! + m!.index + m![1]!.length } : null
+}
+
+/** The label of the value's line, when the value comes after it (not a name cell that is the value). */
+function labelBefore(doc: Doc, line: number, span: Span): string | undefined {
+  const part = labelPart(doc, line)
+  return part && span[0] >= part.end ? part.label : undefined
 }
 
 /** `count`: how many cards the sample shows; `marks`: see the rule. */
@@ -117,7 +131,7 @@ type Mark = { offset: number; line: UnitLine }
  * most fields at the same offset from it in every card. `fields`: the indices of the fields to try.
  */
 export function findCards(doc: Doc, spans: Array<Span | null>, fields: number[], variable: Span[]): Map<number, LearnedCards> {
-  const { lines, index } = contentLines(doc)
+  const { index } = contentLines(doc)
   const at = new Map<number, number>()
   for (const i of fields) {
     const span = spans[i]
@@ -125,8 +139,27 @@ export function findCards(doc: Doc, spans: Array<Span | null>, fields: number[],
     const c = index.get(lineOf(doc, span[0]))
     if (c !== undefined) at.set(i, c)
   }
+  // An email may show two sets of cards (its flights, its passengers): each found among the fields the others left.
+  const out = new Map<number, LearnedCards>()
+  for (let found = cardSet(doc, spans, at, variable); found; found = cardSet(doc, spans, at, variable)) {
+    for (const i of found.members) {
+      out.set(i, found.cards)
+      at.delete(i)
+    }
+  }
+  return out
+}
+
+/** The set of cards holding the most of the fields in `at` (field index → content line), or null. */
+function cardSet(doc: Doc, spans: Array<Span | null>, at: ReadonlyMap<number, number>, variable: Span[]): { cards: LearnedCards; members: number[] } | null {
+  const { lines, index } = contentLines(doc)
   let best: { cards: LearnedCards; members: number[] } | null = null
-  for (const kc of new Set(at.values())) {
+  // The key is a highlighted value's line, or a line of fixed text and a number near one that no
+  // one highlighted (`Max capacity: 2 guests` under a room's type and its guest's name).
+  // A heading that only numbers the card (`Room 1`) is left out: senders drop it when there is one card.
+  const candidates = new Set(at.values())
+  for (const a of at.values()) for (let k = Math.max(0, a - NEAR_KEY); k <= a + NEAR_KEY && k < lines.length; k++) if (!COUNTER_HEADING.test(lineText(doc, lines[k]!))) candidates.add(k)
+  for (const kc of candidates) {
     const key = specOf(doc, lines[kc]!, variable)
     if (!key || !keyShaped(key)) continue
     const keys = keysFrom(doc, lines, kc, key, MAX_CARD_LINES)
@@ -146,7 +179,7 @@ export function findCards(doc: Doc, spans: Array<Span | null>, fields: number[],
       const spec = offset === 0 ? null : specOf(doc, lines[a]!, variable)
       if (offset !== 0 && !spec) continue
       const path = pathOf(doc, lines, kc, offset)
-      const label = offset === 0 ? undefined : (lineLabel(doc, lines[a]!) ?? undefined)
+      const label = offset === 0 ? undefined : labelBefore(doc, lines[a]!, spans[i]!)
       const found = keys.map((_, c) => valueLine(doc, lines, keys, c, offset, path, spec, gap, label))
       if (found.some((v) => v < 0)) continue
       // Items differ: the same text in every card is the cards' template, not their data.
@@ -166,9 +199,7 @@ export function findCards(doc: Doc, spans: Array<Span | null>, fields: number[],
     if (best && members.length <= best.members.length) continue
     best = { cards: { key, at: kc, gap, ordinal: ordinalOf(doc, lines, kc, key, gap), count: keys.length, marks }, members }
   }
-  const out = new Map<number, LearnedCards>()
-  if (best) for (const i of best.members) out.set(i, best.cards)
-  return out
+  return best
 }
 
 function within(at: number | undefined, lo: number, hi: number): boolean {
@@ -198,9 +229,9 @@ export function learnCards(doc: Doc, span: Span, field: FieldTemplate, variable:
   const spec = offset === 0 ? null : specOf(doc, line, variable)
   const text = lineText(doc, line)
   const whole = squash(text) === squash(doc.text.slice(span[0], span[1]))
-  const capture = whole ? null : linePattern(doc, line, span, variable)
+  const capture = whole ? null : (cellCapture(doc, span) ?? linePattern(doc, line, span, variable))
   if (!whole && !capture) return null
-  const label = offset === 0 ? null : lineLabel(doc, line)
+  const label = offset === 0 ? undefined : labelBefore(doc, line, span)
   const rule: CardsRule = {
     kind: 'cards',
     key: cards.key,
@@ -215,6 +246,14 @@ export function learnCards(doc: Doc, span: Span, field: FieldTemplate, variable:
   }
   const got = applyCards(doc, rule, field)
   return got && squash(got.items[0] ?? '') === squash(doc.text.slice(span[0], span[1])) ? rule : null
+}
+
+/** A value that is a whole cell of its row (`Classic Single Room` of `Classic Single Room⇥CHF 696.40`): that cell, by its place. */
+function cellCapture(doc: Doc, span: Span): string | null {
+  if (!doc.lineTab[lineOf(doc, span[0])]) return null
+  const cell = cellBounds(doc, span[0])
+  if (squash(doc.text.slice(cell.start, cell.end)) !== squash(doc.text.slice(span[0], span[1]))) return null
+  return `^(?:[^\\t]*\\t){${cell.index}}\\s*([^\\t]+?)\\s*(?:\\t|$)`
 }
 
 const keysCache = new WeakMap<Doc, Map<string, { keys: number[]; hole: boolean } | null>>()

@@ -1098,9 +1098,12 @@ export function isSummaryRow(doc: Doc, span: Span, fieldName: string): boolean {
   const words = wordsOf(label).join(' ')
   const name = wordsOf(fieldName).join(' ')
   if (name === '' || !(words === name || words.startsWith(`${name} `) || name.endsWith(` ${words}`))) return false
-  // …unless such rows repeat, one per item (`Montant net⇥3,57 €` in each sale's block): a summary is shown once.
+  // …unless such rows repeat, one per item (`Montant net⇥3,57 €` in each sale's block, `Guest name: Hélène⇥Edit`
+  // in each room's): a summary is shown once.
+  const named = (l: number) => (/^([^:]*):/.exec(rowOf(doc, l).label)?.[1] ?? rowOf(doc, l).label).trim().toLowerCase()
+  const own = named(line)
   const { lines } = contentLines(doc)
-  return lines.filter((l) => l !== line && doc.lineTab[l] && rowOf(doc, l).words === rowOf(doc, line).words).length === 0
+  return !lines.some((l) => l !== line && doc.lineTab[l] && named(l) === own)
 }
 
 export const rowsRule: RuleHandler<'rows'> = {
