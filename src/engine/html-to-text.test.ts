@@ -63,6 +63,14 @@ describe('htmlToText', () => {
     expect(text(item('Redmi Note 13', '54% off') + item('Tata Tea Gold', ''))).toBe('\tRedmi Note 13 • Seller: RetailNet • Qty: 1\t₹4,799 • 54% off\n\n\tTata Tea Gold • Seller: RetailNet • Qty: 1\t₹4,799')
   })
 
+  it('reads an inline element styled as a block as a line of its own, and a badge styled inline-block as starting one', () => {
+    const row = (merchant: string, sub: string, amount: string) => `<tr><td>23/10/2023</td><td><strong>${merchant}</strong>${sub}</td><td>${amount}</td></tr>`
+    const html = `<table>${row('Eurowings', '<span style="display:block;color:#7b8a9a">Return flight HAM–LHR</span>', '€558.00')}${row('The Hoxton', '<span style="display: inline-block; padding:1px 6px">Over limit</span>', '€407.82')}</table>`
+    expect(text(html)).toBe('23/10/2023\tEurowings • Return flight HAM–LHR\t€558.00\n23/10/2023\tThe Hoxton • Over limit\t€407.82')
+    // What follows a badge on its line stays there.
+    expect(text('<p>1,19 per stuk<br><span style="display:inline-block">BONUS 2e halve prijs</span><span>-1,20</span></p>')).toBe('1,19 per stuk\nBONUS 2e halve prijs -1,20')
+  })
+
   it('reads layout tables cell by cell, and bullet or spacer cells as nothing', () => {
     const html = `<table><tr><td>Ship to<br>Marie<br>12 Rue de la Paix</td><td>Bill to<br>Jean</td></tr></table>
       <table><tr><td>&#9679;</td><td><b>10:42 AM</b><br>1 Main St</td></tr></table>`

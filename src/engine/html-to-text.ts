@@ -63,7 +63,15 @@ const ALNUM = /[\p{L}\p{N}]/u
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i
 const HIDDEN_ATTR = /(?:^|\s)hidden(?=[\s=/]|$)/i
 /** A tag's attributes are read only when they hold one of these words (as written: not every mix of cases). */
-const ATTR_OF_INTEREST = /none|hidden|colspan|flex|line-through|NONE|HIDDEN|COLSPAN|FLEX|LINE-THROUGH|None|Hidden|Colspan|Flex/
+const ATTR_OF_INTEREST = /none|hidden|colspan|flex|block|line-through|NONE|HIDDEN|COLSPAN|FLEX|BLOCK|LINE-THROUGH|None|Hidden|Colspan|Flex|Block/
+/**
+ * An inline element styled as a block (`<span style="display:block">` under a merchant's name in a
+ * cell) is a line of its own, as a browser shows it. One styled inline-block (a badge: `Over
+ * limit` after a hotel's name, `BONUS 2e halve prijs` before its discount) starts a line, and what
+ * follows it on its line stays there, a word apart.
+ */
+const BLOCK_STYLE = /display\s*:\s*block/i
+const INLINE_BLOCK_STYLE = /display\s*:\s*inline-block/i
 const COLSPAN = /(?:^|\s)colspan\s*=\s*["']?\s*(\d{1,3})/i
 /**
  * A flex container laid out in a row (React Email's and Tailwind's `display:flex;
@@ -175,6 +183,8 @@ type Entry = {
   owner: Table | null
   /** A flex row: its table has one row, each child element a cell. */
   flex: boolean
+  /** Styled inline-block: a space before and after it. */
+  spaced?: true
 }
 
 class Abort extends Error {}
@@ -200,6 +210,8 @@ class Converter {
   private hidden = false
   private colspan = 1
   private flexRow = false
+  /** The opening tag's style: 1 display:block, 2 display:inline-block, 0 neither. */
+  private display = 0
   private total = 0
   truncated = false
   error: string | null = null
@@ -289,7 +301,10 @@ class Converter {
     this.hidden = false
     this.colspan = 1
     this.flexRow = false
+    this.display = 0
     if (attrs !== null) {
+      if (BLOCK_STYLE.test(attrs)) this.display = 1
+      else if (INLINE_BLOCK_STYLE.test(attrs)) this.display = 2
       if (HIDDEN_STYLE.test(attrs) || HIDDEN_ATTR.test(attrs)) this.hidden = true
       const colspan = COLSPAN.exec(attrs)
       if (colspan) this.colspan = Math.min(Number(colspan[1]), 50)
@@ -323,7 +338,12 @@ class Converter {
       else if (name === 'hr') this.lineBreak(2)
       return
     }
-    const entry: Entry = { name, flags, skip: false, hidden: false, pre: false, list: false, table: null, owner: null, flex: false }
+    const tableTag = name === 'table' || name === 'tr' || name === 'td' || name === 'th'
+    const entry: Entry = { name, flags: this.display === 1 && !tableTag ? flags | BLOCK : flags, skip: false, hidden: false, pre: false, list: false, table: null, owner: null, flex: false }
+    if (this.display === 2 && !tableTag && this.skipDepth === 0 && this.hiddenDepth === 0 && !this.hidden) {
+      entry.spaced = true
+      this.lineBreak(1)
+    }
     const active = this.skipDepth === 0 && this.hiddenDepth === 0
     if (flags & SKIP) {
       entry.skip = true
@@ -484,6 +504,7 @@ class Converter {
     if (this.skipDepth > 0 || this.hiddenDepth > 0) return
     if (e.flags & PARAGRAPH) this.lineBreak(2)
     else if (e.flags & BLOCK) this.lineBreak(1)
+    if (e.spaced) this.sink().text(' ')
   }
 
   finish(): string {
