@@ -1226,6 +1226,36 @@ describe('items as blocks with a line nobody highlighted', () => {
   })
 })
 
+describe('items as a name over labelled lines and an amount line', () => {
+  type Product = [name: string, options: string[], qty: number, unit: string, total: string]
+  const order = (products: Product[]) =>
+    text(
+      ['¡Hola Javier!', 'Tienes un nuevo pedido', 'Pedido #2000009824310124', '', 'Productos vendidos', '']
+        .concat(products.flatMap(([name, options, qty, unit, total]) => [name, ...options, `Cantidad: ${qty}`, `Precio unitario: ${unit}`, total, '']))
+        .concat(['Total de la venta: 802,99 €', 'Recibirás: 727,23 €'])
+        .join('\n'),
+    )
+  const fields = [
+    { name: 'Producto', value: 'Ratón inalámbrico Logitech MX Master 3S' },
+    { name: 'Cantidad', value: '2' },
+  ]
+
+  it("reads each product whatever its option lines, a SKU line every product of the sample had included", async () => {
+    const sample = order([
+      ['Ratón inalámbrico Logitech MX Master 3S', ['Color: Gris pálido', 'SKU: JT-MX3S'], 2, '98,61 €', '197,22 €'],
+      ['Auriculares Bluetooth Sony WH-CH520', ['Color: Azul', 'SKU: JT-SONY-520'], 1, '53,01 €', '53,01 €'],
+      ['Portátil Lenovo IdeaPad 3', ['SKU: JT-LEN-IP3'], 1, '552,76 €', '552,76 €'],
+    ])
+    const target = order([
+      ['Funda iPhone 15 Pro de silicona', ['Color: Azul tormenta'], 1, '11,36 €', '11,36 €'],
+      ['Smartwatch Amazfit Bip 5', ['Color: Negro', 'SKU: JT-AMZ-B5'], 3, '76,31 €', '228,93 €'],
+      ['Cable HDMI 2.1 8K trenzado (2 m)', [], 2, '8,20 €', '16,40 €'],
+    ])
+    const [got] = await learnAndRun(sample, fields, [target])
+    expect(got!.fields).toEqual({ Producto: 'Funda iPhone 15 Pro de silicona\nSmartwatch Amazfit Bip 5\nCable HDMI 2.1 8K trenzado (2 m)', Cantidad: '1\n3\n2' })
+  })
+})
+
 describe('items as blocks of label rows', () => {
   type Passenger = [type: string, name: string, ticket: string, miles: string | null]
   const booking = (passengers: Passenger[]) =>
@@ -1448,6 +1478,30 @@ describe('a table whose rows fill only some cells, over its summary rows', () =>
     )
     const [got] = await learnAndRun(sample, [{ name: 'Produit', value: 'Blue Widget' }, { name: 'Prix total', value: '513,57 €' }], [target])
     expect(got!.fields).toEqual({ Produit: 'Café Mug 12 oz\nGift wrap', 'Prix total': '24,00 €\n0,00 €' })
+  })
+})
+
+describe("a value that is a whole sub-line of an item's cell", () => {
+  type App = [name: string, kind: string, developer: string, price: string]
+  const receipt = (apps: App[]) =>
+    html(
+      `<p>Receipt</p><p>App Store</p>` +
+        apps.map(([name, kind, developer, price]) => `<table><tr><td><img src="cid:i"></td><td><b>${name}</b><br>${kind}<br>${developer}<br>Write a Review | Report a Problem</td><td>${price}</td></tr></table>`).join('') +
+        `<table><tr><td>Subtotal</td><td>£36.64</td></tr><tr><td>TOTAL</td><td>£43.97</td></tr></table>`,
+    )
+
+  it("reads the kind on each item's second line, where it has no label of its own", async () => {
+    const sample = receipt([
+      ['Tinder Dating App', 'Tinder Gold (1 Month)', 'Tinder Inc.', '£22.99'],
+      ['Notability', 'In-App Purchase', 'Ginger Labs', '£14.99'],
+    ])
+    const target = receipt([
+      ['Things 3', 'iOS App', 'Cultured Code', '£9.99'],
+      ['Lensa', 'Lensa PRO (1 Week)', 'Prisma Labs', '£4.99'],
+      ['Pixelmator Pro', 'Mac App', 'Pixelmator Team', '£49.99'],
+    ])
+    const [got] = await learnAndRun(sample, [{ name: 'Item', value: 'Tinder Dating App' }, { name: 'Kind', value: 'Tinder Gold (1 Month)' }], [target])
+    expect(got!.fields).toEqual({ Item: 'Things 3\nLensa\nPixelmator Pro', Kind: 'iOS App\nLensa PRO (1 Week)\nMac App' })
   })
 })
 

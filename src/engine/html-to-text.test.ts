@@ -57,6 +57,13 @@ describe('htmlToText', () => {
     expect(text('<table><tr><td>Ship to<br>Marie</td><td>Bill to<br>Jean</td><td>$9.90</td></tr></table>')).toBe('Ship to\nMarie\n\nBill to\nJean\n\n$9.90')
   })
 
+  it('reads an item whose name has up to five lines under it as one row, as one with fewer', () => {
+    const item = (name: string, lines: string[]) => `<table><tr><td><img src="cid:p"></td><td><b>${name}</b>${lines.map((l) => `<p>${l}</p>`).join('')}</td><td>98,61 €</td></tr></table>`
+    expect(text(item('Ratón MX Master 3S', ['Color: Gris', 'SKU: JT-MX3S', 'Cantidad: 2', 'Precio unitario: 49,30 €']) + item('Cable HDMI', ['Cantidad: 1']))).toBe(
+      '\tRatón MX Master 3S • Color: Gris • SKU: JT-MX3S • Cantidad: 2 • Precio unitario: 49,30 €\t98,61 €\n\n\tCable HDMI • Cantidad: 1\t98,61 €',
+    )
+  })
+
   it("reads such an item as one row when a discount is under its price, as one without: the price cell is the item's amount", () => {
     const item = (name: string, off: string) =>
       `<table><tr><td><img src="cid:p"></td><td><a href="#">${name}</a><p>Seller: RetailNet</p><p>Qty: 1</p></td><td><b>₹4,799</b>${off ? `<p><s>₹10,440</s> ${off}</p>` : ''}</td></tr></table>`

@@ -552,12 +552,16 @@ function isItemRow(cells: RenderedCell[]): boolean {
     // is the item's amount all the same: only some items show the lines under it.
     if (c.lines.length > 1 && c.simple && cellClass(c.lines[0]!) === 'num') numbers++
     else if (c.lines.length > 1) {
-      if (++multi > 1 || !c.simple) return false
+      // An item's name may have several lines under it (`Color: Grafito`, `SKU: JT-MX3S`,
+      // `Cantidad: 1`, `Precio unitario: …`): more than a simple cell's, as many as items show.
+      if (++multi > 1 || hasNestedRow(c) || c.lines.length > MAX_ITEM_CELL_LINES) return false
     } else if (cellClass(c.lines[0]!) === 'num') numbers++
     else return false
   }
   return multi === 1 && numbers >= 1
 }
+
+const MAX_ITEM_CELL_LINES = 6
 
 function hasNestedRow(cell: RenderedCell): boolean {
   return cell.lines.some((l) => l.includes('\t'))

@@ -418,6 +418,19 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
   return value !== '' && acceptable(value, field) ? value : ''
 }
 
+/**
+ * A value that is a whole sub-line of its cell, with no fixed text of its own (an app's kind under
+ * its name: `Tinder Dating App • Tinder Gold (1 Month) • …`): that sub-line, by its place.
+ */
+function subLineCapture(cellText: string, value: string): string | null {
+  const k = cellText.split(CELL_LINE_SEPARATOR).findIndex((part) => squash(part) === squash(value))
+  return k > 0 ? `^(?:.*?${escapeRe(CELL_LINE_SEPARATOR)}){${k}}\\s*(.+?)\\s*(?:${escapeRe(CELL_LINE_SEPARATOR)}|$)` : null
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
 /** The value of the field's shape that ends a cell (`€400.34` of `€500.43 €400.34`), if one does. */
 function endingValue(cell: string, field: FieldTemplate): string | null {
   const text = cell.trimEnd()
@@ -675,10 +688,13 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
     }
     if (best) return best
   }
+  // Blocks of labelled lines whose options vary are the items when they hold as many as a unit
+  // with one optional line does, which may be a rotation of them that takes the next item's name for a line.
+  const optional = fallback ? null : findRunWithOptionalLine(doc, variable, lines, at)
+  const blocks = fallback ? null : findRunOfLabelledBlocks(doc, variable, lines, at)
   return (
     fallback ??
-    findRunWithOptionalLine(doc, variable, lines, at) ??
-    findRunOfLabelledBlocks(doc, variable, lines, at) ??
+    (blocks && (!optional || blocks.count >= optional.count) ? blocks : optional) ??
     firstNumberedBlock(doc, variable, lines, at) ??
     singleItem(doc, variable, lines, at) ??
     singleBlock(doc, variable, lines, at) ??
@@ -845,30 +861,39 @@ function findRunOfLabelledBlocks(doc: Doc, variable: Span[], lines: number[], at
   while (end < lines.length && labelOf(doc, lines[end]!) !== null) end++
   if (end - head < 2) return null
   const closing = labelOf(doc, lines[end - 1]!)!
+  // A line that is only the item's amount may close each block, after its labelled lines (`197,22 €`).
+  const amountLine = (i: number) => i < lines.length && NUMBER_LINE_RE.test(lineText(doc, lines[i]!))
+  const tail = amountLine(end) ? 1 : 0
+  end += tail
   const blocks: Array<[number, number]> = [[head, end]]
   while (blocks.length < MAX_ITEMS) {
     const start = blocks[blocks.length - 1]![1]
     if (start >= lines.length || doc.lineTab[lines[start]!] || rowOf(doc, lines[start]!).summary) break
     let e = start + 1
     while (e < lines.length && e - start <= MAX_OPTION_LINES + 4 && labelOf(doc, lines[e]!) !== null && labelOf(doc, lines[e]!) !== closing) e++
-    if (e >= lines.length || labelOf(doc, lines[e]!) !== closing) break
-    blocks.push([start, e + 1])
+    if (e >= lines.length || labelOf(doc, lines[e]!) !== closing || (tail === 1 && !amountLine(e + 1))) break
+    blocks.push([start, e + 1 + tail])
   }
   if (blocks.length < 2) return null
   // The item's own lines: the labels every block has, in the first block's order, closing it.
-  const labelsIn = ([s, e]: [number, number]) => Array.from({ length: e - s - 1 }, (_, k) => labelOf(doc, lines[s + 1 + k]!)!)
+  const labelsIn = ([s, e]: [number, number]) => Array.from({ length: e - s - 1 - tail }, (_, k) => labelOf(doc, lines[s + 1 + k]!)!)
   const firstLabels = labelsIn(blocks[0]!)
   const common = firstLabels.filter((label) => blocks.every((b) => labelsIn(b).includes(label)))
   // They close every block, in the same order; the lines before them are options.
-  const own = firstLabels.slice(firstLabels.length - common.length)
+  let own = firstLabels.slice(firstLabels.length - common.length)
   if (own.length === 0 || own.join('|') !== common.join('|') || !blocks.every((b) => labelsIn(b).slice(-own.length).join('|') === own.join('|'))) return null
+  // Of those, the ones before the value's line may be options too (a SKU line every item of the
+  // sample had, some products have none): the item is known by its lines from the value's on, or
+  // by its last labelled line when the value is its name.
+  const from = at === head ? own.length - 1 : own.indexOf(labelOf(doc, lines[at]!) ?? '')
+  if (from > 0) own = own.slice(from)
   // Something varies between blocks, or they are one block's repeated lines.
   if (blocks.every((b) => b[1] - b[0] === blocks[0]![1] - blocks[0]![0])) return null
-  const ownLines = Array.from({ length: own.length }, (_, k) => specOf(doc, lines[end - own.length + k]!, variable))
+  const ownLines = Array.from({ length: own.length }, (_, k) => specOf(doc, lines[end - tail - own.length + k]!, variable))
   if (ownLines.some((spec) => !spec || 'cells' in spec || spec.pattern === null)) return null
-  const unit: UnitLine[] = [{ pattern: null }, { pattern: OPTION_LINE, optional: true, repeat: true }, ...(ownLines as UnitLine[])]
+  const unit: UnitLine[] = [{ pattern: null }, { pattern: OPTION_LINE, optional: true, repeat: true }, ...(ownLines as UnitLine[]), ...(tail ? [{ pattern: NUMBER_LINE }] : [])]
   // The value is the name or on one of the item's own lines, never on an option line.
-  if (at !== head && at < end - own.length) return null
+  if (at !== head && at < end - tail - own.length) return null
   const stops = new Set<string>()
   const mine = unitSpan(doc, lines, head, unit, stops)
   if (!mine || mine.next !== end) return null
@@ -1021,7 +1046,7 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
       const from = cellText.lastIndexOf(CELL_LINE_SEPARATOR, at)
       const to = cellText.indexOf(CELL_LINE_SEPARATOR, at)
       if (from >= 0 || to >= 0) bounds = [cellStart + (from >= 0 ? from + CELL_LINE_SEPARATOR.length : 0), cellStart + (to >= 0 ? to : cellText.length)]
-      const pattern = linePattern(doc, line, span, variable, bounds)
+      const pattern = subLineCapture(cellText, doc.text.slice(span[0], span[1])) ?? linePattern(doc, line, span, variable, bounds)
       if (!pattern) return null
       capture = pattern
       // Amounts before the value in its cell (an old price struck through): other items' cells
