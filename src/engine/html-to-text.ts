@@ -810,8 +810,10 @@ function scan(html: string, converter: Converter) {
       const gt = tagEnds.find(nameEnd)
       if (gt === -1) break
       const name = tagName(html, lt + 1, nameEnd)
-      // A word of interest lies wholly inside the attributes: it is letters, they end at `>`.
-      converter.openTag(name, gt - nameEnd > 5 && attrWords.within(nameEnd, gt) ? html.slice(nameEnd, gt) : null)
+      // A word of interest lies wholly inside the attributes: it is letters, they end at `>`. An
+      // image's or a break's attributes change no text (most images are styled display:block).
+      const read = gt - nameEnd > 5 && !((TAG_FLAGS.get(name) ?? 0) & VOID) && attrWords.within(nameEnd, gt)
+      converter.openTag(name, read ? html.slice(nameEnd, gt) : null)
       pos = gt + 1
       if (RAW_TEXT.has(name) && html.charCodeAt(gt - 1) !== 47) {
         const close = findClose(html, pos, name)

@@ -1,6 +1,6 @@
 import { cleanValue, lineOf, lineText, normWord, type Doc } from '../../doc'
 import { detectShape, shapeSource } from '../../shapes'
-import { sameValue } from '../anchors'
+import { sameValue, tokenIndex } from '../anchors'
 import { acceptable } from '../extent'
 import { spanIndexFrom, type Span } from '../spans'
 import type { FieldTemplate, Rule, RuleHandler } from '../types'
@@ -53,9 +53,15 @@ function applyPattern(doc: Doc, rule: Extract<Rule, { kind: 'pattern' }>, field:
 export function repeatedLines(doc: Doc, rules: readonly Rule[], field: FieldTemplate): string[] | null {
   const rule = rules.find((r) => r.kind === 'pattern' && r.count === 1 && r.pattern.startsWith('^'))
   if (!rule || rule.kind !== 'pattern') return null
+  // Two such lines need their first word twice: most emails are ruled out by the word index alone.
+  const lead = LEAD_WORD.exec(rule.pattern)?.[1]
+  if (lead && (tokenIndex(doc).get(normWord(lead))?.length ?? 0) < 2) return null
   const matches = patternMatches(doc, rule.pattern, field)
   return matches.length > 1 ? matches.map((m) => m.value) : null
 }
+
+/** A line pattern's first word (`Invoice` of `^\s*Invoices?\s+…`), without the plural the pattern allows. */
+const LEAD_WORD = /^\^\\s\*(\p{L}+?)(?:s\?)?(?!\p{L})/u
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
