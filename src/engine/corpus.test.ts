@@ -42,13 +42,13 @@ import { evaluateCorpus } from './corpus-eval'
 // 88.9%, 26 silently wrong) made 137 at 97.78% and 98.07%, 98.34% and 98.49% after the work that
 // followed. A third five (supermarket-order-nl, subscription-invoice-stripe, car-service-invoice,
 // pedido-es-marketplace, expense-approval; first 97.6%, 97.0%, 90.5%, 85.7% and 60.7%, 24 silently
-// wrong) made 142 at 97.95% and 98.13%.
-const TUNING_ONE_SAMPLE_FLOOR = 0.975
-const TUNING_TWO_SAMPLES_FLOOR = 0.98
+// wrong) made 142 at 97.95% and 98.13%; 98.30% and 98.45% after the work that followed.
+const TUNING_ONE_SAMPLE_FLOOR = 0.981
+const TUNING_TWO_SAMPLES_FLOOR = 0.982
 /** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
-/** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%; 0.16% with decision 032's senders). */
-const TWO_SAMPLES_SILENTLY_WRONG_CEILING = 0.002
+/** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%; 0.16% with decision 032's senders, then 0.08%). */
+const TWO_SAMPLES_SILENTLY_WRONG_CEILING = 0.001
 /**
  * The held-out senders are never looked at while changing rules; only their totals guard against
  * a change that generalises worse (they were 91.9% and 0.33% silently wrong when first set; 93.3%
@@ -57,8 +57,9 @@ const TWO_SAMPLES_SILENTLY_WRONG_CEILING = 0.002
 // Decision 030 added five held-out senders modelled on open-source projects' templates
 // (medusa-order, appointment-confirmed, lago-invoice, pretix-order, cf7-contact): the 18 stood at
 // 89.56% when they joined, 89.84% after the work that followed; 90.00% once item lines ending in
-// an amount with its currency code were read past their option lines (decision 031).
-const HELD_OUT_FLOOR = 0.897
+// an amount with its currency code were read past their option lines (decision 031); 90.21% once
+// an item's cell of up to six lines read as one row and a whole sub-line by its place (decision 032).
+const HELD_OUT_FLOOR = 0.9
 const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
 /**
  * Line items when the sample shows one item (the first such email of each sender with items):
@@ -75,8 +76,9 @@ const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
 // email repeats was read as items; 85.1% with decision 032's six, 84.7% once a run of item blocks
 // was chosen by its number of items (payroll-payslip's one earning, also the gross pay, lost the
 // spurious run of two sections that had read it), 85.9% once a price cell with a discount under
-// the price was an amount, 84.2% with the second five of decision 032, 82.5% with the third.
-const ONE_ITEM_TUNING_FLOOR = 0.82
+// the price was an amount, 84.2% with the second five of decision 032, 82.5% with the third, 84.3%
+// after the work that followed.
+const ONE_ITEM_TUNING_FLOOR = 0.84
 /** 47.9% on two held-out senders; 29.9% with the held-out senders of decision 030 (four with items), then 31.3%, then 33.7%, then 48.3% (decision 032). */
 const ONE_ITEM_HELD_OUT_FLOOR = 0.48
 /** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */

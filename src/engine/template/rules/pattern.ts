@@ -63,7 +63,8 @@ export function repeatedLines(doc: Doc, rules: readonly Rule[], field: FieldTemp
 /** A line pattern's first word (`Invoice` of `^\s*Invoices?\s+…`), without the plural the pattern allows. */
 const LEAD_WORD = /^\^\\s\*(\p{L}+?)(?:s\?)?(?!\p{L})/u
 
-function escapeRe(s: string): string {
+/** Text as a regex source that matches it literally. */
+export function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 

@@ -6,7 +6,7 @@ import { acceptable, applyExtent, beforeTail } from '../extent'
 import { overlaps, spanAt, type Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler, UnitLine } from '../types'
 import { findLandmarks, landmarkOf } from './landmark'
-import { compiled, linePattern, MAX_PATTERN_LINE } from './pattern'
+import { compiled, escapeRe, linePattern, MAX_PATTERN_LINE } from './pattern'
 
 /**
  * Line items as a repeated group of rows. The sample's first item is a unit of one or more lines
@@ -427,10 +427,6 @@ function subLineCapture(cellText: string, value: string): string | null {
   return k > 0 ? `^(?:.*?${escapeRe(CELL_LINE_SEPARATOR)}){${k}}\\s*(.+?)\\s*(?:${escapeRe(CELL_LINE_SEPARATOR)}|$)` : null
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}
-
 /** The value of the field's shape that ends a cell (`€400.34` of `€500.43 €400.34`), if one does. */
 function endingValue(cell: string, field: FieldTemplate): string | null {
   const text = cell.trimEnd()
@@ -560,14 +556,14 @@ function keyedRow(doc: Doc, line: number, variable: Span[]): string | null {
   const label = cells[0]!.trim()
   const ls = doc.lineStart[line]!
   if (label === '' || hasDigit(label) || wordsOf(label).length > 4 || overlaps(variable, ls, ls + cells[0]!.length) || cells[1]!.trim() === '' || cellClass(cells[1]!) === 'num') return null
-  return `^\\s*${wordsOf(label).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\W+')}\\W*\\t\\s*\\S.*$`
+  return `^\\s*${wordsOf(label).map(escapeRe).join('\\W+')}\\W*\\t\\s*\\S.*$`
 }
 
 function literalLine(text: string): string {
   const named = NAMED_LINE.exec(text)
-  if (named) return `^\\s*${wordsOf(named[1]!).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\W+')}\\s+\\p{Lu}.*$`
+  if (named) return `^\\s*${wordsOf(named[1]!).map(escapeRe).join('\\W+')}\\s+\\p{Lu}.*$`
   return `^\\s*${wordsOf(text)
-    .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .map(escapeRe)
     .join('\\W+')}\\W*$`
 }
 
