@@ -42,8 +42,8 @@ import { evaluateCorpus } from './corpus-eval'
 // 88.9%, 26 silently wrong) made 137 at 97.78% and 98.07%, 98.34% and 98.49% after the work that
 // followed. A third five (supermarket-order-nl, subscription-invoice-stripe, car-service-invoice,
 // pedido-es-marketplace, expense-approval; first 97.6%, 97.0%, 90.5%, 85.7% and 60.7%, 24 silently
-// wrong) made 142 at 97.95% and 98.13%; 98.30% and 98.45% after the work that followed.
-const TUNING_ONE_SAMPLE_FLOOR = 0.981
+// wrong) made 142 at 97.95% and 98.13%; 98.36% and 98.51% after the work that followed.
+const TUNING_ONE_SAMPLE_FLOOR = 0.982
 const TUNING_TWO_SAMPLES_FLOOR = 0.982
 /** Wrong values reported as success, as a share of fields (the goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002

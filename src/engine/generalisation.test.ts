@@ -1290,6 +1290,40 @@ describe('items as blocks of label rows', () => {
   })
 })
 
+describe('items as sections of a table', () => {
+  type Job = [heading: string, rows: Array<[string, string, string]>, total: string]
+  const invoice = (jobs: Job[]) =>
+    html(
+      `<p>Invoice No.: INV-004821</p><table><tr><th>Description</th><th>Qty</th><th>Unit price</th><th>Total</th></tr>` +
+        jobs
+          .map(
+            ([heading, rows, total]) =>
+              `<tr><td colspan="4"><b>${heading}</b></td></tr>` +
+              rows.map(([d, q, p]) => `<tr><td>${d}</td><td>${q}</td><td>${q ? p : ''}</td><td>${p}</td></tr>`).join('') +
+              `<tr><td><i>Job total</i></td><td></td><td></td><td>${total}</td></tr>`,
+          )
+          .join('') +
+        `</table><table><tr><td>Parts total</td><td>£193.61</td></tr><tr><td>Invoice total</td><td>£520.21</td></tr></table>`,
+    )
+
+  it('reads the heading of each section, whatever rows it holds, up to the row every section ends with', async () => {
+    const sample = invoice([
+      ['Full service', [['Oil filter', '1', '£10.47'], ['Engine oil 5W-30 (per litre)', '5.2', '£53.35'], ['Labour 1.8 hrs @ £72.00', '', '£129.60']], '£193.42'],
+      ['Replace front brake pads and discs', [['Front brake discs (pair)', '1', '£90.93'], ['Labour 1.5 hrs @ £72.00', '', '£108.00']], '£198.93'],
+      ['MOT test', [['Class 4 MOT – test fee', '1', '£45.00']], '£45.00'],
+    ])
+    const [two, one] = await learnAndRun(sample, [{ name: 'Job', value: 'Full service' }], [
+      invoice([
+        ['Four-wheel alignment check and adjust', [['Labour 1.0 hrs @ £72.00', '', '£72.00']], '£72.00'],
+        ['Replace front wiper blades', [['Wiper blade set (front)', '1', '£24.99'], ['Labour 0.2 hrs @ £72.00', '', '£14.40']], '£39.39'],
+      ]),
+      invoice([['MOT test', [['Class 4 MOT – test fee', '1', '£45.00']], '£45.00']]),
+    ])
+    expect(two!.fields.Job).toBe('Four-wheel alignment check and adjust\nReplace front wiper blades')
+    expect(one!.fields.Job).toBe('MOT test')
+  })
+})
+
 describe('two sets of cards in one email', () => {
   type Flight = [date: string, flight: string, route: string, cabin: string]
   type Passenger = [name: string, ticket: string]

@@ -691,6 +691,7 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
   return (
     fallback ??
     (blocks && (!optional || blocks.count >= optional.count) ? blocks : optional) ??
+    findRunOfSections(doc, variable, lines, at) ??
     firstNumberedBlock(doc, variable, lines, at) ??
     singleItem(doc, variable, lines, at) ??
     singleBlock(doc, variable, lines, at) ??
@@ -898,6 +899,40 @@ function findRunOfLabelledBlocks(doc: Doc, variable: Span[], lines: number[], at
   const run = runFrom(doc, lines, head, unit, stops)
   if (run.length < 2) return null
   return { unit, first: head, count: run.length, lines, firstEnd: end, end: runEnd(doc, lines, run, unit, stops) }
+}
+
+/** Any row of a table: a section's rows, whatever their cells. */
+const ANY_ROW = '\\t'
+
+/**
+ * Items as sections of a table: a heading line (the value: a job, a project, a shipment) over rows
+ * of any form, the parts and the labour, closed by a row of fixed text every section ends with
+ * (`Job total⇥⇥⇥⇥£193.42`). The rows vary in number and form; the heading is known by its place,
+ * between the table's header or the previous section's closing row and rows.
+ */
+function findRunOfSections(doc: Doc, variable: Span[], lines: number[], at: number): LearnedRun | null {
+  const line = lines[at]!
+  const spec = specOf(doc, line, variable)
+  if (!spec || 'cells' in spec || spec.pattern !== null || doc.lineTab[line]) return null
+  // The section's rows and the row that closes it: the last row before the next line of text.
+  const rowsFrom = (i: number) => {
+    let e = i
+    while (e < lines.length && doc.lineTab[lines[e]!]) e++
+    return e
+  }
+  const end = rowsFrom(at + 1)
+  if (end - (at + 1) < 2 || end - (at + 1) > MAX_OPTION_LINES + 1) return null
+  // (A closing row named by data, different in each section, finds no second section.)
+  const label = rowOf(doc, lines[end - 1]!).label
+  if (label === '') return null
+  const closing = `^\\s*${wordsOf(label).map(escapeRe).join('\\W+')}\\W*\\t.*$`
+  const unit: UnitLine[] = [{ pattern: null }, { pattern: ANY_ROW, optional: true, repeat: true }, { pattern: closing }]
+  const stops = new Set<string>()
+  const mine = unitSpan(doc, lines, at, unit, stops)
+  if (!mine || mine.next !== end) return null
+  const run = runFrom(doc, lines, at, unit, stops)
+  if (run.length < 2) return null
+  return { unit, first: at, count: run.length, lines, firstEnd: end, end: runEnd(doc, lines, run, unit, stops) }
 }
 
 /** A line that numbers its item as the first: `Room 1: …`, `Ticket #1 …`, `1. …`, `1) …`. */
