@@ -1329,8 +1329,13 @@ describe('two sets of cards in one email', () => {
   type Passenger = [name: string, ticket: string]
   const itinerary = (flights: Flight[], passengers: Passenger[]) =>
     html(
-      `<p>Booking code 3Q88FT</p><h2>Your itinerary</h2>` +
-        flights.map(([date, flight, route, cabin]) => `<table><tr><td>${date}</td><td>${flight}</td></tr></table><p>${route}</p><table><tr><td>Class</td><td>${cabin}</td></tr><tr><td>Baggage allowance</td><td>1 x 23 kg</td></tr></table>`).join('') +
+      `<table><tr><td>Booking code</td><td>3Q88FT</td></tr><tr><td>Booking date</td><td>Sun, 25 Aug 2024</td></tr></table><p>Thank you for booking with us.</p><table><tr><td>Manage booking</td><td>Check-in</td></tr></table><h2>Your itinerary</h2>` +
+        flights
+          .map(
+            ([date, flight, route, cabin], i) =>
+              `${i === 0 ? '' : '<p>Change of planes: 1h 40min</p>'}<table><tr><td>${date}</td><td>${flight}</td></tr></table><p>${route}</p><table><tr><td>18:50</td><td>Departure • Terminal 1</td></tr><tr><td>20:45</td><td>Arrival • Terminal 2</td></tr><tr><td>Class</td><td>${cabin}</td></tr>${i % 2 ? '<tr><td>Operated by</td><td>Lufthansa CityLine</td></tr>' : ''}<tr><td>Baggage allowance</td><td>1 x 23 kg</td></tr></table>`,
+          )
+          .join('') +
         `<h2>Passengers</h2>` +
         passengers
           .map(

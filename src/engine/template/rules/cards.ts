@@ -313,7 +313,8 @@ function findKeys(doc: Doc, rule: CardsRule): { keys: number[]; hole: boolean } 
  */
 function cardWithoutKey(doc: Doc, lines: number[], k: number, rule: CardsRule, keyClass: LineClass, lo: number, hi: number): boolean {
   const marks = rule.marks ?? []
-  if (marks.length === 0 || lineClass(doc, lines[k]!) !== keyClass) return false
+  // A row of cells is too common a line to stand for a key that reads otherwise (`Class⇥Economy (K)`).
+  if (marks.length === 0 || keyClass === 'cells' || lineClass(doc, lines[k]!) !== keyClass) return false
   return marks.every((m) => {
     const v = k + m.offset
     return v > lo && v < hi && unitLineFits(doc, lines[v]!, m.line)
