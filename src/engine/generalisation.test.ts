@@ -1290,6 +1290,73 @@ describe('items as blocks of label rows', () => {
   })
 })
 
+describe('a weekly summary: rows with a tag under some amounts, and labelled values side by side', () => {
+  type Tx = [day: string, merchant: string, amount: string, pending: boolean]
+  const summary = (txs: Tx[], credit: string, balance: string) =>
+    html(
+      `<p>Hi Zoë, here’s your week</p><p>Transactions</p><table>` +
+        txs.map(([day, merchant, amount, pending]) => `<tr><td>${day}</td><td></td><td>${merchant}<br>London</td><td>${amount}${pending ? '<br>Pending' : ''}</td></tr>`).join('') +
+        `</table><p>Refunds are shown in green.</p><p>Available credit</p><p>${credit}</p><p>of your £4,500.00 limit</p><p>Statement balance</p><p>${balance}</p><p>Minimum payment of £68.74 due 18 August 2024</p><p>See your spending in the app</p>`,
+    )
+  const fields = [
+    { name: 'Merchant', value: 'Post Office' },
+    { name: 'Amount', value: '£7.84' },
+    { name: 'Available Credit', value: '£2,172.17' },
+  ]
+
+  it('reads every amount, tagged Pending or not, and the available credit alone, not the balance beside it', async () => {
+    const sample = summary(
+      [
+        ['Fri 2 Aug', 'Post Office', '£7.84', true],
+        ['Thu 1 Aug', 'PureGym', '£24.99', false],
+        ['Mon 29 Jul', 'Trainline', '+£134.38', false],
+      ],
+      '£2,172.17',
+      '£2,291.32',
+    )
+    const target = summary(
+      [
+        ['Sun 3 Sep', 'Timpson', '£39.15', true],
+        ['Sat 2 Sep', 'Superdrug', '£18.62', true],
+        ['Fri 1 Sep', 'Lidl GB', '£61.50', false],
+      ],
+      '£3,596.86',
+      '£419.60',
+    )
+    const [got] = await learnAndRun(sample, fields, [target])
+    expect(got!.fields).toEqual({ Merchant: 'Timpson\nSuperdrug\nLidl GB', Amount: '£39.15\n£18.62\n£61.50', 'Available Credit': '£3,596.86' })
+  })
+})
+
+describe('cards whose value line takes another form in each', () => {
+  type Graded = [title: string, klass: string, score: string]
+  const digest = (items: Graded[]) =>
+    html(
+      `<p>Hi Jean-Luc, here’s a summary for José O’Connor</p><p>Graded work</p>` +
+        items.map(([title, klass, score]) => `<p><b>${title}</b></p><p>${klass} · Returned Feb 7</p><p>Score</p><p>${score}</p>`).join('') +
+        `<p>Missing work</p><p>Nothing is missing.</p>`,
+    )
+  const fields = [
+    { name: 'Assignment', value: 'Homework 5.2 – Graphing Inequalities' },
+    { name: 'Class', value: 'Algebra I – Period 3' },
+    { name: 'Score', value: '10/10' },
+  ]
+
+  it("reads each card's score by its place, a points score, a percentage or a letter", async () => {
+    const sample = digest([
+      ['Homework 5.2 – Graphing Inequalities', 'Algebra I – Period 3', '10/10'],
+      ['Socratic Seminar: Of Mice and Men', 'English 9 Honors – Period 1', '64%'],
+      ['Photosynthesis Worksheet', 'Biology – Period 2', 'B+'],
+    ])
+    const target = digest([
+      ['Nutrition Quiz', 'PE/Health – Period 7', '14/15'],
+      ['Unit 3 Quiz: Linear Equations', 'Algebra I – Period 3', '18/20'],
+    ])
+    const [got] = await learnAndRun(sample, fields, [target])
+    expect(got!.fields).toEqual({ Assignment: 'Nutrition Quiz\nUnit 3 Quiz: Linear Equations', Class: 'PE/Health – Period 7\nAlgebra I – Period 3', Score: '14/15\n18/20' })
+  })
+})
+
 describe('items as sections of a table', () => {
   type Job = [heading: string, rows: Array<[string, string, string]>, total: string]
   const invoice = (jobs: Job[]) =>

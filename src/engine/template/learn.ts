@@ -223,7 +223,12 @@ function itemRuns(doc: Doc, spans: Array<Span | null>, fields: ExtractionField[]
       const at = run.lines.indexOf(lineOf(doc, other[0]), run.first)
       return at >= run.firstEnd && at < run.end
     })
-    return keyValue ? null : run
+    // A line of the value's unit that reads as the field's name (`Available credit` over `£2,172.17`)
+    // is its label: the units are labelled values side by side (`Statement balance` over its own), not items.
+    const name = wordsOf(fields[i]!.name).join(' ')
+    const valueLine = lineOf(doc, spans[i]![0])
+    const labelled = run.lines.slice(run.first, run.firstEnd).some((l) => l !== valueLine && wordsOf(lineText(doc, l)).join(' ') === name)
+    return keyValue || labelled ? null : run
   })
 }
 

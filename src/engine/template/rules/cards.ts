@@ -21,6 +21,14 @@ type CardsRule = Extract<Rule, { kind: 'cards' }>
 
 /** At most this many content lines from one card's key line to the next. */
 const MAX_CARD_LINES = 12
+/** Any line with something on it. */
+const ANY_LINE = '\\S'
+
+/** Whether the value is its whole line, not a row of cells. */
+function wholeLine(doc: Doc, line: number, span: Span): boolean {
+  return !doc.lineTab[line] && squash(lineText(doc, line)) === squash(doc.text.slice(span[0], span[1]))
+}
+
 /** How far from a highlighted value's line a key line nobody highlighted may be. */
 const NEAR_KEY = 3
 const COUNTER_HEADING = /^\s*\p{L}+\s+#?\d{1,2}\s*[:.]?\s*$/u
@@ -46,6 +54,7 @@ function keyShaped(spec: UnitLine): boolean {
 
 /** A marked line: one of a form of its own, fixed text, a number alone or a row of cells. */
 function marked(spec: UnitLine): boolean {
+  if ('pattern' in spec && spec.pattern === ANY_LINE) return false
   return keyShaped(spec) || ('cells' in spec && spec.cells.length >= 2) || ('pattern' in spec && spec.pattern === NUMBER_LINE)
 }
 
@@ -176,17 +185,21 @@ function cardSet(doc: Doc, spans: Array<Span | null>, at: ReadonlyMap<number, nu
     for (const [i, a] of at) {
       const offset = a - kc
       if (Math.abs(offset) >= minGap) continue
-      const spec = offset === 0 ? null : specOf(doc, lines[a]!, variable)
-      if (offset !== 0 && !spec) continue
+      const own = offset === 0 ? null : specOf(doc, lines[a]!, variable)
+      if (offset !== 0 && !own) continue
       const path = pathOf(doc, lines, kc, offset)
       const label = offset === 0 ? undefined : labelBefore(doc, lines[a]!, spans[i]!)
-      const found = keys.map((_, c) => valueLine(doc, lines, keys, c, offset, path, spec, gap, label))
+      const read = (spec: UnitLine | null) => keys.map((_, c) => valueLine(doc, lines, keys, c, offset, path, spec, gap, label))
+      let spec = own
+      let found = read(spec)
+      // A value that is its whole line and whose form differs between cards (`10/10`, `64%`, `B+`): by its place alone.
+      if (found.some((v) => v < 0) && offset !== 0 && wholeLine(doc, lines[a]!, spans[i]!)) found = read((spec = { pattern: ANY_LINE }))
       if (found.some((v) => v < 0)) continue
       // Items differ: the same text in every card is the cards' template, not their data.
       const texts = new Set(found.map((v) => squash(lineText(doc, lines[v]!))))
       if (offset !== 0 && texts.size < 2) continue
       members.push(i)
-      if (spec && marked(spec) && !marks.some((m) => m.offset === offset)) marks.push({ offset, line: spec })
+      if (spec && spec === own && marked(spec) && !marks.some((m) => m.offset === offset)) marks.push({ offset, line: spec })
     }
     // Cards are known by more than one field: a key with one field is any line that repeats.
     if (members.length < 2) continue
@@ -226,7 +239,6 @@ export function learnCards(doc: Doc, span: Span, field: FieldTemplate, variable:
   const a = index.get(line)
   if (a === undefined) return null
   const offset = a - cards.at
-  const spec = offset === 0 ? null : specOf(doc, line, variable)
   const text = lineText(doc, line)
   const whole = squash(text) === squash(doc.text.slice(span[0], span[1]))
   const capture = whole ? null : (cellCapture(doc, span) ?? linePattern(doc, line, span, variable))
@@ -237,7 +249,7 @@ export function learnCards(doc: Doc, span: Span, field: FieldTemplate, variable:
     key: cards.key,
     offset,
     path: pathOf(doc, lines, cards.at, offset),
-    line: spec,
+    line: offset === 0 ? null : specOf(doc, line, variable),
     ...(capture ? { capture } : {}),
     gap: cards.gap,
     ordinal: cards.ordinal,

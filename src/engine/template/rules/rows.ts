@@ -1010,7 +1010,8 @@ function findRunWithOptionalLine(doc: Doc, variable: Span[], lines: number[], at
 function valueKind(doc: Doc, l: number, span: Span, line: number): string {
   if (!doc.lineTab[line]) return 'line'
   const index = doc.text.slice(doc.lineStart[line]!, span[0]).split('\t').length - 1
-  const cell = cellsOf(doc, l)[index]?.trim() ?? ''
+  // A cell's first line is its value's kind (`£7.84 • Pending` is an amount, as `£24.99` is).
+  const cell = (cellsOf(doc, l)[index] ?? '').split(CELL_LINE_SEPARATOR)[0]!.trim()
   if (cell === '') return 'empty'
   const shape = detectShape(cell).shape
   if (shape !== 'text') return shape
