@@ -1558,6 +1558,32 @@ describe('a table whose rows fill only some cells', () => {
   })
 })
 
+describe('a table whose number column holds a word in some rows', () => {
+  type Booking = [date: string, room: string, hours: string, price: string]
+  const statement = (bookings: Booking[]) =>
+    html(
+      `<p>Statement number ST-2023-02-1379</p><p>Room bookings</p><table><tr><th>Date</th><th>Room</th><th>Duration</th><th>Price</th></tr>` +
+        bookings.map((b) => `<tr>${b.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('') +
+        `</table><p>Extras</p><table><tr><td>Subtotal</td><td>€ 469,10</td></tr><tr><td>Total</td><td>€ 567,61</td></tr></table>`,
+    )
+
+  it("reads every booking and its price or the word in its place (Included)", async () => {
+    const sample = statement([
+      ['Fri 10 Feb', 'Boardroom Keizersgracht (14p)', '2 h', '€ 120,00'],
+      ['Wed 15 Feb', 'Meeting room Amstel (6p)', '1.5 h', 'Included'],
+      ['Fri 24 Feb', 'Podcast studio (2p)', '1 h', '€ 40,00'],
+    ])
+    const target = statement([
+      ['Tue 1 Jul', 'Meeting room Amstel (6p)', '3 h', '€ 75,00'],
+      ['Thu 3 Jul', 'Meeting room IJ (4p)', '1 h', 'Included'],
+      ['Mon 14 Jul', 'Phone booth 3 (1p)', '0.5 h', 'Included'],
+    ])
+    const [got] = await learnAndRun(sample, [{ name: 'Date', value: 'Fri 10 Feb' }, { name: 'Room', value: 'Boardroom Keizersgracht (14p)' }, { name: 'Price', value: '€ 120,00' }], [target])
+    expect(got!.fields).toEqual({ Date: 'Tue 1 Jul\nThu 3 Jul\nMon 14 Jul', Room: 'Meeting room Amstel (6p)\nMeeting room IJ (4p)\nPhone booth 3 (1p)', Price: '€ 75,00\nIncluded\nIncluded' })
+    expect(got!.status).toBe('success')
+  })
+})
+
 describe('a table whose rows fill only some cells, over its summary rows', () => {
   const order = (rows: Array<[string, string, string, string, string]>, total: string) =>
     html(

@@ -62,7 +62,11 @@ export function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
         if (++optional > 1) return false
         continue
       }
-      if (want === 'num' && cellClass(c) !== 'num' && !leadsWithAmount(c)) return false
+      if (want === 'num' && cellClass(c) !== 'num' && !leadsWithAmount(c)) {
+        // …or, in a sparse table, a word where others have a number (`Included` for a price).
+        if (spec.sparse && WORD_CELL.test(c)) continue
+        return false
+      }
     }
     return true
   }
@@ -71,6 +75,9 @@ export function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
   if (spec.pattern === null) return !doc.lineTab[line] && /\p{L}/u.test(text)
   return compiled(spec.pattern).test(text)
 }
+
+/** A cell of a word or two and no digit (`Included`, `Free`, `N/A`). */
+const WORD_CELL = /^\p{L}[\p{L} ./'’-]{0,20}$/u
 
 /** The row's cells after its name are numbers with an empty one between them (`9.5⇥6⇥⇥⇥40.5`). */
 function isSparseGrid(cells: ReadonlyArray<'empty' | 'num' | 'text'>, first: number): boolean {
@@ -409,7 +416,8 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
     // An empty cell is no value: the next cell's text is another column's.
     while (p < doc.lineEnd[line]! && /[^\S\t]/.test(doc.text[p]!)) p++
     const got = applyExtent(doc, p, rule.extent, field)
-    value = got ? cleanValue(firstLineOfItem(got, rule.extent)) : ''
+    // A word where other rows of a sparse table have an amount (`Included`) is that row's value.
+    value = got ? cleanValue(firstLineOfItem(got, rule.extent)) : spec.sparse ? (cells[rule.cell] ?? '').trim() : ''
   } else if (rule.capture) {
     value = cleanValue(compiled(rule.capture).exec(lineText(doc, line))?.[1] ?? '')
   } else {
@@ -655,7 +663,7 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
         // In a sparse table, the items that leave the value's cell empty have no value there.
         const theirs = kind(lines[u + o]!)
         // (A row keyed by a label in one item may be data in another: it fits the unit's row all the same.)
-        return other.every((s, j) => s !== null && (('cells' in s) === ('cells' in unit[j]!) || unitLineFits(doc, lines[u + j]!, unit[j]!))) && (theirs === kind(line) || (theirs === 'empty' && 'cells' in unit[0]! && unit[0].sparse === true))
+        return other.every((s, j) => s !== null && (('cells' in s) === ('cells' in unit[j]!) || unitLineFits(doc, lines[u + j]!, unit[j]!))) && (theirs === kind(line) || ((theirs === 'empty' || theirs === 'text') && 'cells' in unit[0]! && unit[0].sparse === true))
       })
       if (run.length >= 2 && consistent) {
         const found = { unit, first, count: run.length, lines, firstEnd: first + k, end: runEnd(doc, lines, run, unit, stops) }
