@@ -44,8 +44,8 @@ import { evaluateCorpus } from './corpus-eval'
 // pedido-es-marketplace, expense-approval; first 97.6%, 97.0%, 90.5%, 85.7% and 60.7%, 24 silently
 // wrong) made 142 at 97.95% and 98.13%; 98.53% and 98.68% after the work that followed. A fourth
 // four (coworking-booking, freight-quote, card-weekly-summary, classroom-grades; first 60.4%, 87.5%,
-// 62.5% and 80.8%, 57 silently wrong) made 146 at 97.97% and 98.12%, 98.38% and 98.53% after.
-const TUNING_ONE_SAMPLE_FLOOR = 0.98
+// 62.5% and 80.8%, 57 silently wrong) made 146 at 97.97% and 98.12%, 98.44% and 98.59% after.
+const TUNING_ONE_SAMPLE_FLOOR = 0.982
 const TUNING_TWO_SAMPLES_FLOOR = 0.982
 /** Wrong values reported as success, as a share of fields (the goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002

@@ -1351,9 +1351,31 @@ describe('cards whose value line takes another form in each', () => {
     const target = digest([
       ['Nutrition Quiz', 'PE/Health – Period 7', '14/15'],
       ['Unit 3 Quiz: Linear Equations', 'Algebra I – Period 3', '18/20'],
+      ['Artist Statement', 'Art & Design – Period 6', 'A-'],
     ])
     const [got] = await learnAndRun(sample, fields, [target])
-    expect(got!.fields).toEqual({ Assignment: 'Nutrition Quiz\nUnit 3 Quiz: Linear Equations', Class: 'PE/Health – Period 7\nAlgebra I – Period 3', Score: '14/15\n18/20' })
+    expect(got!.fields).toEqual({
+      Assignment: 'Nutrition Quiz\nUnit 3 Quiz: Linear Equations\nArtist Statement',
+      Class: 'PE/Health – Period 7\nAlgebra I – Period 3\nArt & Design – Period 6',
+      Score: '14/15\n18/20\nA-',
+    })
+  })
+
+  it('takes a value of another form for an item only when the forms are short tokens, not a name in one block and a phone number in the next', async () => {
+    const order = (name: string, ship: [string, string, string], bill: [string, string, string, string]) =>
+      html(
+        `<p>Your order no.</p><p>000016122</p><p>has been successfully placed.</p><p>Shipping address</p><p>${name}</p>${ship.map((l) => `<p>${l}</p>`).join('')}` +
+          `<p>Billing address</p><p>${name}</p>${bill.map((l) => `<p>${l}</p>`).join('')}<table><tr><th>Item</th><th>Qty</th></tr><tr><td>Linen tote bag</td><td>1</td></tr></table>`,
+      )
+    const [got] = await learnAndRun(
+      order('Mary-Jane Ægirsson', ['338 Bahnhofstrasse', 'Manchester', 'UNITED KINGDOM M1 1AE'], ['07370 645736', '399 Elm Road', 'Bath', 'UNITED KINGDOM BA1 1LT']),
+      [
+        { name: 'Customer', value: 'Mary-Jane Ægirsson' },
+        { name: 'Ship To City', value: 'Manchester' },
+      ],
+      [order('Søren Nguyễn', ['89 Bahnhofstrasse', 'Bristol', 'UNITED KINGDOM BS1 5TR'], ['07162 522694', '89 Bahnhofstrasse', 'Bristol', 'UNITED KINGDOM BS1 5TR'])],
+    )
+    expect(got!.fields.Customer ?? '').not.toContain('07162')
   })
 })
 

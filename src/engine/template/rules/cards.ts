@@ -256,8 +256,23 @@ export function learnCards(doc: Doc, span: Span, field: FieldTemplate, variable:
     marks: cards.marks,
     ...(label ? { label } : {}),
   }
+  const sample = squash(doc.text.slice(span[0], span[1]))
   const got = applyCards(doc, rule, field)
-  return got && squash(got.items[0] ?? '') === squash(doc.text.slice(span[0], span[1])) ? rule : null
+  if (!got || squash(got.items[0] ?? '') !== sample) return null
+  // The sample's own cards show the value in other short forms (`10/10`, `64%`, `B+`) where the
+  // field has no type: any such form is the field's, each card's line found by its place.
+  if (offset !== 0 && whole && !field.type && got.items.some((v) => v === '')) {
+    const placed: CardsRule = { ...rule, line: { pattern: ANY_LINE } }
+    const loose: FieldTemplate = { ...field, shape: 'text', shapeOptions: {} }
+    const all = applyCards(doc, placed, loose)
+    // Short tokens only (grades, sizes): a name in one card and a phone number in the next are two things.
+    if (all && all.items.every((v) => v !== '' && v.length <= 6 && !/\s/.test(v)) && squash(all.items[0]!) === sample) {
+      field.shape = 'text'
+      field.shapeOptions = {}
+      return placed
+    }
+  }
+  return rule
 }
 
 /** A value that is a whole cell of its row (`Classic Single Room` of `Classic Single Room⇥CHF 696.40`): that cell, by its place. */
