@@ -183,7 +183,7 @@ type Entry = {
   owner: Table | null
   /** A flex row: its table has one row, each child element a cell. */
   flex: boolean
-  /** Styled inline-block: a space before and after it. */
+  /** Styled inline-block: a line break before it, a space after it. */
   spaced?: true
 }
 

@@ -54,7 +54,6 @@ function keyShaped(spec: UnitLine): boolean {
 
 /** A marked line: one of a form of its own, fixed text, a number alone or a row of cells. */
 function marked(spec: UnitLine): boolean {
-  if ('pattern' in spec && spec.pattern === ANY_LINE) return false
   return keyShaped(spec) || ('cells' in spec && spec.cells.length >= 2) || ('pattern' in spec && spec.pattern === NUMBER_LINE)
 }
 

@@ -564,15 +564,18 @@ function keyedRow(doc: Doc, line: number, variable: Span[]): string | null {
   const label = cells[0]!.trim()
   const ls = doc.lineStart[line]!
   if (label === '' || hasDigit(label) || wordsOf(label).length > 4 || overlaps(variable, ls, ls + cells[0]!.length) || cells[1]!.trim() === '' || cellClass(cells[1]!) === 'num') return null
-  return `^\\s*${wordsOf(label).map(escapeRe).join('\\W+')}\\W*\\t\\s*\\S.*$`
+  return `^\\s*${wordsSource(label)}\\W*\\t\\s*\\S.*$`
+}
+
+/** A text's words as a regex source, whatever punctuation and spaces lie between them. */
+function wordsSource(text: string): string {
+  return wordsOf(text).map(escapeRe).join('\\W+')
 }
 
 function literalLine(text: string): string {
   const named = NAMED_LINE.exec(text)
-  if (named) return `^\\s*${wordsOf(named[1]!).map(escapeRe).join('\\W+')}\\s+\\p{Lu}.*$`
-  return `^\\s*${wordsOf(text)
-    .map(escapeRe)
-    .join('\\W+')}\\W*$`
+  if (named) return `^\\s*${wordsSource(named[1]!)}\\s+\\p{Lu}.*$`
+  return `^\\s*${wordsSource(text)}\\W*$`
 }
 
 /** Whether a unit is more than lines of free text: something in it must show an item's shape. */
@@ -923,17 +926,13 @@ function findRunOfSections(doc: Doc, variable: Span[], lines: number[], at: numb
   const spec = specOf(doc, line, variable)
   if (!spec || 'cells' in spec || spec.pattern !== null || doc.lineTab[line]) return null
   // The section's rows and the row that closes it: the last row before the next line of text.
-  const rowsFrom = (i: number) => {
-    let e = i
-    while (e < lines.length && doc.lineTab[lines[e]!]) e++
-    return e
-  }
-  const end = rowsFrom(at + 1)
+  let end = at + 1
+  while (end < lines.length && doc.lineTab[lines[end]!]) end++
   if (end - (at + 1) < 2 || end - (at + 1) > MAX_OPTION_LINES + 1) return null
   // (A closing row named by data, different in each section, finds no second section.)
   const label = rowOf(doc, lines[end - 1]!).label
   if (label === '') return null
-  const closing = `^\\s*${wordsOf(label).map(escapeRe).join('\\W+')}\\W*\\t.*$`
+  const closing = `^\\s*${wordsSource(label)}\\W*\\t.*$`
   const unit: UnitLine[] = [{ pattern: null }, { pattern: ANY_ROW, optional: true, repeat: true }, { pattern: closing }]
   const stops = new Set<string>()
   const mine = unitSpan(doc, lines, at, unit, stops)
