@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { ExtractionField } from '../shared/contracts/extraction'
 import { lineItemFields, renderEmail, runParser, trainParser, trainParserFromSamples } from './extract'
@@ -2510,5 +2512,85 @@ describe('learning from two samples', () => {
     expect(got.fields).toEqual({ Name: 'Ann Lee', Company: null })
     const withCompany = await runParser(two.template, mail('Nice', '06000', 'Globex\n'))
     expect(withCompany.fields).toEqual({ Name: 'Ann Lee', Company: 'Globex' })
+  })
+})
+
+describe('a fifth batch of senders (decision 033)', () => {
+  type Service = [string, string, string, Array<[string, string]>, Array<[string, string]>, string]
+  const service = ([num, kind, plan, charges, extras, total]: Service) =>
+    `<p>${num}</p><p>${kind}</p><p><b>${plan}</b></p><table>` +
+    charges.map(([l, v]) => `<tr><td>${l}</td><td>${v}</td></tr>`).join('') +
+    (extras.length ? `<tr><td colspan="2"><b>One-off charges</b></td></tr>${extras.map(([l, v]) => `<tr><td>${l}</td><td>${v}</td></tr>`).join('')}` : '') +
+    `<tr><td><b>Service total</b></td><td><b>${total}</b></td></tr></table>`
+  const bill = (services: Service[]) =>
+    html(`<h1>Your bill is ready</h1><p>Amount due $312.02</p><h2>Your services</h2>${services.map(service).join('')}<table><tr><td>Total new charges</td><td>$312.02</td></tr></table><p>All amounts include GST.</p>`)
+
+  it("reads sections under headings of several lines, over rows and sub-headings of any number, closed by the same row (a bill's services)", async () => {
+    const sample = bill([
+      ['0490 012 148', 'Mobile', 'Mobile Plan Large – 5G, 300GB', [['Plan charges 6 Sep – 5 Oct', '$99.00'], ['Device payment (20 of 24)', '$58.29']], [['Extra data 10GB', '$10.00']], '$167.29'],
+      ['0430 520 383', "Mobile · Ngozi's Pixel", 'Choice Plus $69 Plan', [['Plan charges 6 Sep – 5 Oct', '$69.00']], [], '$69.00'],
+      ['0417 016 656', 'Mobile Broadband · iPad', 'Upfront Data Plan – Small (30GB)', [['Plan charges 6 Sep – 5 Oct', '$35.00'], ['Device payment (21 of 24)', '$29.13']], [['International Day Pass', '$10.00']], '$74.13'],
+    ])
+    const target = bill([
+      ['0400 393 640', 'Mobile', 'Upfront Mobile Plan – Essential (80GB)', [['Plan charges 6 Oct – 5 Nov', '$65.00']], [['Extra data 10GB', '$10.00'], ['Premium SMS', '$6.60']], '$81.60'],
+      ['0458 785 948', 'Mobile · Dad', 'Upfront Mobile Plan – Basic (25GB)', [['Plan charges 6 Oct – 5 Nov', '$48.00'], ['Device payment (3 of 24)', '$20.00']], [], '$68.00'],
+    ])
+    const fields = [
+      { name: 'Service', value: '0490 012 148' },
+      { name: 'Plan', value: 'Mobile Plan Large – 5G, 300GB' },
+      { name: 'Service Total', value: '$167.29' },
+    ]
+    const [result] = await learnAndRun(sample, fields, [target])
+    expect(result!.status).toBe('success')
+    expect(result!.fields).toEqual({
+      Service: '0400 393 640\n0458 785 948',
+      Plan: 'Upfront Mobile Plan – Essential (80GB)\nUpfront Mobile Plan – Basic (25GB)',
+      'Service Total': '$81.60\n$68.00',
+    })
+  })
+
+  const remittance = (reference: string | null, rows: Array<[string, string, string]>) =>
+    html(
+      `<p>Here is the remittance advice for your invoices.</p><div>Paid by</div><div>Harbourside Plumbing Pty Ltd</div><div>ABN 48 123 907 551</div><div>Payment date</div><div>9 Oct 2023</div>` +
+        (reference ? `<div>Payment reference</div><div>${reference}</div>` : '') +
+        `<div>Amount paid</div><div>AUD 3,783.12</div><table><tr><th>Invoice Date</th><th>Reference</th><th>Amount Paid</th></tr>` +
+        rows.map(([d, r, a]) => `<tr><td>${d}</td><td>${r}</td><td>${a}</td></tr>`).join('') +
+        `<tr><td>Total AUD</td><td></td><td>3,783.12</td></tr></table><p>Download PDF</p>`,
+    )
+
+  it("reads a reference column's whole cell when it goes on after the reference (`INV-04340 / PO 5020`)", async () => {
+    const sample = remittance('EFT 231009', [['3 Aug 2023', 'INV-03742', '3,560.62'], ['13 Aug 2023', 'INV-03759', '471.50']])
+    const target = remittance('EFT 231010', [['3 Sep 2023', 'INV-04310', '120.00'], ['8 Sep 2023', 'INV-04340 / PO 5020', '3,663.12']])
+    const [result] = await learnAndRun(sample, [{ name: 'Invoice', value: 'INV-03742' }], [target])
+    expect(result!.fields.Invoice).toBe('INV-04310\nINV-04340 / PO 5020')
+  })
+
+  it("leaves a label's field empty when the label is gone, not read after another label of its first words (`Payment date`) or by its place", async () => {
+    const sample = remittance('EFT 231009', [['3 Aug 2023', 'INV-03742', '3,560.62']])
+    const target = remittance(null, [['3 Sep 2023', 'INV-04310', '120.00']])
+    const [result] = await learnAndRun(sample, [{ name: 'Payment Reference', value: 'EFT 231009' }, { name: 'Amount', value: 'AUD 3,783.12' }], [target])
+    expect(result!.fields['Payment Reference']).toBeNull()
+    expect(result!.fields.Amount).toBe('AUD 3,783.12')
+    expect(result!.status).toBe('partial')
+  })
+
+  it("leaves a payer's reference empty where the remittance has none, though its words appear apart (`Payment date`, a `Reference` column)", async () => {
+    // The corpus sender's own emails: 011 has no `Payment reference` line. A rule that counts
+    // blocks from `Payment date` would read the amount paid in its place.
+    const dir = join(import.meta.dirname, '..', '..', 'tests', 'fixtures', 'corpus', 'remittance-advice')
+    const fields: ExtractionField[] = JSON.parse(await readFile(join(dir, 'fields.json'), 'utf8'))
+    const [result] = await learnAndRun((await readFile(join(dir, '001.eml'), 'utf8')), fields, [await readFile(join(dir, '011.eml'), 'utf8')])
+    expect(result!.fields['Payment Reference']).toBeNull()
+    expect(result!.status).toBe('partial')
+  })
+
+  it('a label the sample showed once that starts several lines here gives the first value as partial, with the reason', async () => {
+    const overdue = (items: Array<[string, string]>) =>
+      text(`Dear Chloé,\nLibrary card: 21537416123190\n\nThe following item(s) are overdue:\n\n${items.map(([t, b]) => `Barcode: ${b} (${t})`).join('\n')}\n\nThank you.`)
+    const sample = overdue([['Dune / Frank Herbert', '31537332444276']])
+    const target = overdue([['Moana', '31537408697468'], ['Pachinko', '31537983771469']])
+    const [result] = await learnAndRun(sample, [{ name: 'Barcode', value: '31537332444276' }], [target])
+    expect(result!.status).toBe('partial')
+    expect(result!.details.Barcode!.reason).toBe('the sample showed "barcode" once, this email 2 times')
   })
 })

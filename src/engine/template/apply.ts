@@ -1,7 +1,7 @@
 import type { Doc } from '../doc'
 import { CELL_LINE_SEPARATOR } from '../html-to-text'
 import { isStrong, sameSkeleton } from '../shapes'
-import { anchorShown, squash, WILDCARD } from './anchors'
+import { anchorShown, findAnchor, squash, WILDCARD } from './anchors'
 import { withoutBullets } from './extent'
 import { labelAnchor, labelCore } from './rules/label'
 import { repeatedLines } from './rules/pattern'
@@ -40,11 +40,18 @@ function plan(field: FieldTemplate, docs: Docs): Array<[View, Rule[]]> {
   return out
 }
 
-/** Whether a label rule's words appear nowhere in the document: then the field is most likely absent. */
+/**
+ * Whether a label rule's words appear nowhere in the document, or nowhere together (`Payment` of
+ * `Payment date` and a column's `Reference`): then the field is most likely absent.
+ */
 function labelAbsent(doc: Doc, rules: Rule[]): boolean {
   return rules.some(
-    (r) => (r.kind === 'label' && !anchorShown(doc, labelAnchor(doc, r))) || (r.kind === 'stacked' && !anchorShown(doc, r.key)) || (r.kind === 'landmark' && r.asks && !anchorShown(doc, r.landmark)),
+    (r) => (r.kind === 'label' && !labelShown(doc, labelAnchor(doc, r))) || (r.kind === 'stacked' && !anchorShown(doc, r.key)) || (r.kind === 'landmark' && r.asks && !anchorShown(doc, r.landmark)),
   )
+}
+
+function labelShown(doc: Doc, anchor: string[]): boolean {
+  return anchorShown(doc, anchor) && (anchor.length < 2 || anchor.includes(WILDCARD) || findAnchor(doc, anchor).length > 0)
 }
 
 /**

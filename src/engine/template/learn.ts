@@ -215,7 +215,7 @@ function learnRules(doc: Doc, span: Span, field: FieldTemplate, variable: Span[]
  */
 function itemRuns(doc: Doc, spans: Array<Span | null>, fields: ExtractionField[], variable: Span[]): Array<LearnedRun | null> {
   const runs = spans.map((span) => (span ? findUnitRun(doc, span, variable) : null))
-  return runs.map((run, i) => {
+  const own = runs.map((run, i) => {
     if (!run || isSummaryRow(doc, spans[i]!, fields[i]!.name)) return null
     // Another field highlighted inside the same run, in another unit: the rows are keys and values.
     const keyValue = spans.some((other, k) => {
@@ -229,6 +229,14 @@ function itemRuns(doc: Doc, spans: Array<Span | null>, fields: ExtractionField[]
     const valueLine = lineOf(doc, spans[i]![0])
     const labelled = run.lines.slice(run.first, run.firstEnd).some((l) => l !== valueLine && wordsOf(lineText(doc, l)).join(' ') === name)
     return keyValue || labelled ? null : run
+  })
+  // A value on a line of another field's first item (a bill's `Service total` row that closes
+  // each service) is read item by item like the rest, though no run was found from its own line.
+  return own.map((run, i) => {
+    const span = spans[i]
+    if (run || !span) return run
+    const line = lineOf(doc, span[0])
+    return own.find((r) => r && r.count >= 2 && r.lines.slice(r.first, r.firstEnd).includes(line)) ?? null
   })
 }
 

@@ -29,14 +29,19 @@ describe('stored template schema', () => {
   it('accepts a v1 template learned from a real sample after a round trip through JSON', async () => {
     // shop-order has column and list rules; appointment-reminder labels, landmarks and positions;
     // activity-summary a counted list with detail lines; brokerage-activity rows of a sparse table;
-    // marketplace-payout-fr cards whose value line is found by its label.
+    // marketplace-payout-fr sections under headings of several lines; brokerage-activity also
+    // cards whose value line is found by its label; remittance-advice a label whose first words
+    // another label shares.
     const summary = await trained('activity-summary')
     expect(Object.values(summary.fields.find((f) => f.name === 'Achievement')!.rules).flat().some((r) => r?.kind === 'list' && r.details)).toBe(true)
     const activity = await trained('brokerage-activity')
     expect(Object.values(activity.fields.find((f) => f.name === 'Symbol')!.rules).flat().some((r) => r?.kind === 'rows' && r.unit.some((u) => 'cells' in u && u.sparse))).toBe(true)
+    expect(Object.values(activity.fields.find((f) => f.name === 'Amount')!.rules).flat().some((r) => r?.kind === 'cards' && r.label)).toBe(true)
     const payout = await trained('marketplace-payout-fr')
-    expect(Object.values(payout.fields.find((f) => f.name === 'Montant net')!.rules).flat().some((r) => r?.kind === 'cards' && r.label === 'montant net')).toBe(true)
-    for (const name of ['shop-order', 'appointment-reminder', 'flight-itinerary', 'activity-summary', 'brokerage-activity', 'marketplace-payout-fr']) {
+    expect(Object.values(payout.fields.find((f) => f.name === 'Montant net')!.rules).flat().some((r) => r?.kind === 'rows' && r.unit.some((u) => 'pattern' in u && u.repeat))).toBe(true)
+    const remittance = await trained('remittance-advice')
+    expect(Object.values(remittance.fields.find((f) => f.name === 'Payment Reference')!.rules).flat().some((r) => r?.kind === 'label' && r.stemShared)).toBe(true)
+    for (const name of ['shop-order', 'appointment-reminder', 'flight-itinerary', 'activity-summary', 'brokerage-activity', 'marketplace-payout-fr', 'remittance-advice']) {
       const template = await trained(name)
       expect(parseTrainedTemplate(stored(template))).toEqual({ ok: true, template })
       const { example: _example, ...bare } = template

@@ -75,6 +75,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
     core: z.number().int().min(1).optional(),
     ownCell: z.literal(true).optional(),
     sameLine: z.literal(true).optional(),
+    stemShared: z.literal(true).optional(),
   }),
   z.object({
     kind: z.literal('cards'),

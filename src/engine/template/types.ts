@@ -92,7 +92,8 @@ export type Rule =
   /** `core`: how many of the anchor's last words are the label when a name before them changes. */
   /** `ownCell`: the sample's label filled its table cell and the value began the next one. */
   /** `sameLine`: the sample's value was on the label's line, so a label ending its line has no value. */
-  | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent; count?: number; core?: number; ownCell?: true; sameLine?: true } & AnchorFit)
+  /** `stemShared`: the sample had other labels of the same words but the last (`Payment date` beside `Payment reference`). */
+  | ({ kind: 'label'; anchor: string[]; ordinal: number; skip: string; extent: Extent; count?: number; core?: number; ownCell?: true; sameLine?: true; stemShared?: true } & AnchorFit)
   /** `token`: the value is the one token before the words (an address in parentheses mid-sentence), read by its shape. */
   | { kind: 'suffix'; anchor: string[]; ordinal: number; strongGap: boolean; lineWords: string[]; token?: true }
   | { kind: 'column'; header: string[]; column: number; signature: CellClass[]; extent: Extent }

@@ -158,6 +158,7 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
   if (best) {
     const core = coreOf(doc, best, span, field)
     if (core) best.core = core
+    if (best.kind === 'label' && stemShared(doc, best, field)) best.stemShared = true
   }
   return best
 }
@@ -203,6 +204,24 @@ export function labelCore(rule: Extract<Rule, { kind: 'label' }>): string[] {
   return rule.core ? rule.anchor.slice(-rule.core) : rule.anchor
 }
 
+function stemApplies(rule: Extract<Rule, { kind: 'label' }>): boolean {
+  return rule.anchor.length >= 2 && rule.atStart && rule.count === 1 && !rule.anchor.includes(WILDCARD) && /^\p{L}{3,}$/u.test(rule.anchor[rule.anchor.length - 1]!)
+}
+
+/** The label's words with its last one free (`Amount *` of `Amount Payable`). */
+function stemOf(rule: Extract<Rule, { kind: 'label' }>): string[] {
+  return [...rule.anchor.slice(0, -1), WILDCARD]
+}
+
+/**
+ * Whether the sample shows the label's other words before another last word too (`Payment date`
+ * beside `Payment reference`): that is another label, which the email keeps when this one is
+ * gone, so its value is not this field's.
+ */
+function stemShared(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field: FieldTemplate): boolean {
+  return stemApplies(rule) && labelCandidates(doc, { ...rule, anchor: stemOf(rule) }, field).length > 1
+}
+
 /**
  * A label whose last word changes with the email's case (`Amount Payable` for cash on delivery,
  * `Amount Paid` for a card) where the label as the sample showed it is gone: its other words at the
@@ -210,10 +229,9 @@ export function labelCore(rule: Extract<Rule, { kind: 'label' }>): string[] {
  * did. Not the sample's evidence, so the field says so.
  */
 function byStem(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field: FieldTemplate): { value: string; penalty: number; cut: string } | null {
-  const last = rule.anchor[rule.anchor.length - 1]!
-  if (rule.anchor.length < 2 || !rule.atStart || rule.count !== 1 || rule.anchor.includes(WILDCARD) || !/^\p{L}{3,}$/u.test(last)) return null
+  if (!stemApplies(rule) || rule.stemShared) return null
   if (findAnchor(doc, rule.anchor).length > 0) return null
-  const stem = [...rule.anchor.slice(0, -1), WILDCARD]
+  const stem = stemOf(rule)
   const group = bestFitting(labelCandidates(doc, { ...rule, anchor: stem }, field))
   if (group.length !== 1) return null
   const located = findAnchor(doc, stem).find(({ last: t }) => skipGap(doc, doc.tokens[t]!.end, rule.skip) === group[0]!.start)
@@ -234,6 +252,10 @@ export const labelRule: RuleHandler<'label'> = {
     // …and a label the sample showed once that numbers its places (`Room 1:`, `Room 2:`) now gives
     // several: the sample's one block is repeated here, and the first is not the whole answer.
     if (rule.count === 1 && picked.of > 1 && rule.anchor.includes(WILDCARD)) return null
+    // …and one the sample showed once at the start of a line, that starts several here (an item's
+    // `Barcode:` line where the sample had one item, a second `Service:`): the first is read, and
+    // the field says it may not be the whole answer.
+    if (rule.count === 1 && picked.of > 1 && rule.atStart) return { value: picked.candidate.value, penalty: 0.3, cut: `the sample showed "${rule.anchor.join(' ')}" once, this email ${picked.of} times` }
     return { value: picked.candidate.value, penalty: Math.max(0, 3 - picked.fit) * 0.08 + (core ? 0.05 : 0) }
   },
   describe: (rule) => `label:"${rule.anchor.join(' ')}"${rule.ordinal > 0 ? `#${rule.ordinal + 1}` : ''}`,

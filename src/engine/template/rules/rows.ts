@@ -423,7 +423,10 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
   } else {
     value = cleanValue(lineText(doc, line))
   }
-  return value !== '' && acceptable(value, field) ? value : ''
+  if (value === '') return ''
+  if (acceptable(value, field)) return value
+  // A reference cell that goes on after the reference (`INV-04340 / PO 5020`): the cell is the value.
+  return rule.extent.kind === 'cell' && field.shape === 'id' && acceptable(value.split(/\s/)[0]!, field) ? value : ''
 }
 
 /**
@@ -693,7 +696,12 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
       // One item numbered 1 (`Room 1: Deluxe Double`, `1. Linen Shirt`): the first of a list that has one item here.
       if (k === 1 && run.length === 1 && FIRST_OF_LIST.test(lineText(doc, line))) return { unit, first, count: 1, lines, firstEnd: first + 1, end: first + 1 }
     }
-    if (best) return best
+    if (best) {
+      // Sections under headings of several lines hold more items than a unit some of them share
+      // (a plan name over the same two charge rows in two of three services).
+      const sections = findRunOfHeadedSections(doc, variable, lines, at)
+      return sections && sections.count > best.count ? sections : best
+    }
   }
   // Blocks of labelled lines whose options vary are the items when they hold as many as a unit
   // with one optional line does, which may be a rotation of them that takes the next item's name for a line.
@@ -703,6 +711,7 @@ export function findUnitRun(doc: Doc, span: Span, variable: Span[]): LearnedRun 
     fallback ??
     (blocks && (!optional || blocks.count >= optional.count) ? blocks : optional) ??
     findRunOfSections(doc, variable, lines, at) ??
+    findRunOfHeadedSections(doc, variable, lines, at) ??
     firstNumberedBlock(doc, variable, lines, at) ??
     singleItem(doc, variable, lines, at) ??
     singleBlock(doc, variable, lines, at) ??
@@ -942,6 +951,63 @@ function findRunOfSections(doc: Doc, variable: Span[], lines: number[], at: numb
   return { unit, first: at, count: run.length, lines, firstEnd: end, end: runEnd(doc, lines, run, unit, stops) }
 }
 
+/** At most this many lines of text head a section (a phone number, its kind, its plan). */
+const MAX_HEADING_LINES = 3
+/** Any line with something on it: a section's rows and its sub-headings (`One-off charges`). */
+const ANY_CONTENT_LINE = '\\S'
+
+/**
+ * Items as sections of several heading lines (a bill's service: its number, its kind, its plan)
+ * over rows and sub-headings of any number and form (`Plan charges⇥$99.00`, `One-off charges`,
+ * `Extra data 10GB⇥$10.00`), closed by a row of fixed text every section ends with (`Service
+ * total⇥$173.89`) that the next section's heading follows. The heading lines are known by their
+ * place after the previous section's closing row.
+ */
+function findRunOfHeadedSections(doc: Doc, variable: Span[], lines: number[], at: number): LearnedRun | null {
+  // A heading line by its own form (`Commande n° …`, a number alone, a line of text); one whose
+  // fixed words differ in the next section (`Mobile`, `Mobile · Ngozi's Pixel`) as any line of text.
+  const heading = (i: number): UnitLine | null => {
+    if (doc.lineTab[lines[i]!]) return null
+    const spec = specOf(doc, lines[i]!, variable)
+    return spec && !('cells' in spec) ? spec : null
+  }
+  let body = at + 1
+  while (body < lines.length && !doc.lineTab[lines[body]!] && body - at < MAX_HEADING_LINES) body++
+  if (body >= lines.length || !doc.lineTab[lines[body]!] || !heading(at)) return null
+  let top = at
+  while (top > 0 && body - (top - 1) <= MAX_HEADING_LINES && heading(top - 1)) top--
+  // A row right above the heading is the section's own (a flight's date and number over its
+  // route): the section starts there, and this is not its heading.
+  if (top > 0 && doc.lineTab[lines[top - 1]!]) return null
+  // The heading from its first line: a heading that starts lower also repeats, a rotation that
+  // takes the next section's first line for its last.
+  let best: LearnedRun | null = null
+  for (; top <= at; top++) {
+    for (let close = body + 1; close < lines.length && close - body <= MAX_OPTION_LINES; close++) {
+      const head: UnitLine[] = []
+      for (let i = top; i < body; i++) {
+        const spec = heading(i)
+        if (spec) head.push(spec)
+      }
+      if (head.length !== body - top) return best
+      freeWhereItemsDiffer(doc, lines, variable, head, top, close + 1)
+      // The closing row: a labelled row that the next section's heading (a line of text) follows.
+      if (!doc.lineTab[lines[close]!] || (close + 1 < lines.length && doc.lineTab[lines[close + 1]!])) continue
+      const label = rowOf(doc, lines[close]!).label
+      if (label === '') continue
+      const unit: UnitLine[] = [...head, { pattern: ANY_CONTENT_LINE, optional: true, repeat: true }, { pattern: `^\\s*${wordsSource(label)}\\W*\\t.*$` }]
+      const stops = new Set<string>()
+      const mine = unitSpan(doc, lines, top, unit, stops)
+      if (!mine || mine.next !== close + 1) continue
+      const run = runFrom(doc, lines, top, unit, stops)
+      if (run.length < 2) continue
+      if (!best || run.length > best.count) best = { unit, first: top, count: run.length, lines, firstEnd: close + 1, end: runEnd(doc, lines, run, unit, stops) }
+      break
+    }
+  }
+  return best
+}
+
 /** A line that numbers its item as the first: `Room 1: …`, `Ticket #1 …`, `1. …`, `1) …`. */
 const FIRST_OF_LIST = /^\s*(?:\p{L}+\s+#?1\s*[:.)–—-]|#?1[.)]\s)/u
 
@@ -1074,8 +1140,12 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
     if (cellText.trim() === '') return null
     const lead = before.split('\t').pop()!
     if (lead.trim() === '') {
-      // The value opens its cell (after spaces): read by the extent learned for it.
-      extent = extents[0] ?? { kind: 'cell' }
+      // The value opens its cell (after spaces): read by the extent learned for it, or, for a
+      // reference that filled its cell, as the whole cell (an invoice's `INV-04340 / PO 5020` in
+      // a column where the sample's was `INV-03742`). Amounts and dates keep their form
+      // (`$38.43 Excl. Tax: $35.50` is the price and a note).
+      const whole = field.shape === 'id' && cellText.split(CELL_LINE_SEPARATOR)[0]!.trim() === doc.text.slice(span[0], span[1]).trim()
+      extent = whole ? { kind: 'cell' } : (extents[0] ?? { kind: 'cell' })
     } else {
       // Inside its cell (the 4 of `Linen Napkins × 4`): the cell's own pattern finds it, or the
       // pattern of its sub-line when the cell has several (`Bag • SKU: MB3 • Size • M`).
