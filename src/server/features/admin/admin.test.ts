@@ -33,7 +33,9 @@ describe('POST /api/admin/plan', () => {
 })
 
 describe('npm run mailrow -- set-plan', () => {
-  it('updates the embedded database directly when no server is running', async () => {
+  // Two cold CLI processes, each compiling the app with tsx and opening PGlite: on a loaded
+  // machine that alone has taken over 30 s, so the test gets room (it asserts no time).
+  it('updates the embedded database directly when no server is running', { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'mailrow-cli-'))
     const database = await openDatabase({ dataDir })
     await database.migrate()
