@@ -2584,6 +2584,86 @@ describe('a fifth batch of senders (decision 033)', () => {
     expect(result!.status).toBe('partial')
   })
 
+  type Klass = [status: string, name: string, date: string, time: string, teacher: string, place: string, room: string, waitlist: boolean]
+  const classCard = ([status, name, date, time, teacher, place, room, waitlist]: Klass) =>
+    `<div>${status}</div><div><b>${name}</b></div><div>${date}</div><div>${time}</div><div>with <b>${teacher}</b></div><div><b>${place}</b> — ${room}</div><div>Add to calendar: Apple · Google · Outlook</div>` +
+    (waitlist
+      ? `<div>If you're added from the waitlist, the same policy applies: cancel by ${date.split(',')[0]} at 6:00 AM.</div>`
+      : `<div>Need to cancel? Cancel by ${date.split(',')[0]} at 6:00 AM to avoid losing a class.</div>`) +
+    '<br>'
+  const classes = (list: Klass[]) => html(`<h1>You're booked!</h1><p>Hi Mohammed, here are your classes.</p>${list.map(classCard).join('')}<p>Please arrive 10 minutes early.</p>`)
+
+  it("keys cards by a line every card has, not one a card words otherwise, and reads a value before a separator whose line goes on otherwise (`Pearl District — Studio A`)", async () => {
+    const sample = classes([
+      ['Booked', 'Hot Power Flow 75', 'Thursday, September 5, 2024', '6:00 AM – 7:15 AM · 1 hr 15 min', 'Maya Lindström', 'Pearl District', 'Studio A (Heated)', false],
+      ['Booked', 'Yin + Sound Bath', 'Saturday, September 7, 2024', '7:00 PM – 8:15 PM · 1 hr 15 min', 'Anna-Lena Hoffmann', 'Hawthorne', 'Garden Room', false],
+      ['Waitlist #2', 'Barre Burn', 'Tuesday, September 10, 2024', '12:00 PM – 12:50 PM · 50 min', 'Dani Okafor', 'Pearl District', 'Studio B – Barre', true],
+    ])
+    const target = classes([
+      ['Booked', 'Barre Burn', 'Wednesday, March 5, 2025', '9:00 AM – 9:50 AM · 50 min', 'Kiri Walker', 'Hawthorne', 'Garden Room', false],
+      ['Waitlist #1', 'Slow Flow & Restore', 'Monday, March 3, 2025', '5:30 PM – 6:30 PM · 1 hr', 'Grace Lee', 'Lake Oswego', 'Main Studio', true],
+    ])
+    const fields = [
+      { name: 'Class', value: 'Hot Power Flow 75' },
+      { name: 'Date', value: 'Thursday, September 5, 2024' },
+      { name: 'Instructor', value: 'Maya Lindström' },
+      { name: 'Location', value: 'Pearl District' },
+      { name: 'Cancel By', value: 'Thursday at 6:00 AM' },
+    ]
+    const [result] = await learnAndRun(sample, fields, [target])
+    expect({ ...result!.fields, 'Cancel By': undefined }).toEqual({ 'Cancel By': undefined, Class: 'Barre Burn\nSlow Flow & Restore', Date: 'Wednesday, March 5, 2025\nMonday, March 3, 2025', Instructor: 'Kiri Walker\nGrace Lee', Location: 'Hawthorne\nLake Oswego' })
+  })
+
+  it("keys a studio's class cards by the line every card has, not the cancellation sentence a waitlisted card words otherwise", async () => {
+    // The corpus sender's own emails: 003 books two classes.
+    const dir = join(import.meta.dirname, '..', '..', 'tests', 'fixtures', 'corpus', 'gym-class-booking')
+    const fields: ExtractionField[] = JSON.parse(await readFile(join(dir, 'fields.json'), 'utf8'))
+    const [result] = await learnAndRun(await readFile(join(dir, '001.eml'), 'utf8'), fields, [await readFile(join(dir, '003.eml'), 'utf8')])
+    expect(result!.fields.Class).toBe('Vinyasa 2/3\nHot Power Flow 75')
+    expect(result!.fields.Instructor).toBe('Grace Lee\nTomás Echeverría')
+    expect(result!.fields.Location).toBe('Pearl District\nPearl District')
+  })
+
+  const inquiry = (name: string, services: string[], budget: string) =>
+    html(
+      `<h1>You've got a new response!</h1><p><b>First up, what's your name?</b></p><p>${name}</p><p><b>Which services are you interested in?</b></p><div>${services.join('</div><div>')}</div>` +
+        `<p><b>What's your budget for this project, ${name.split(' ')[0]}?</b></p><p>${budget}</p><p><b>When would you like to get started?</b></p><p>In 3–6 months</p><p>See all responses</p>`,
+    )
+
+  it("reads a form's ticked choices, one a line, up to the next question, and a question that names the respondent by the words around the name", async () => {
+    const sample = inquiry("Tom D'Aubigné", ['Strategy & workshops', 'Web development', 'SEO, analytics & tracking'], '€15,000 – €30,000')
+    const target = inquiry('Priya Patel', ['UX research', 'Copywriting'], 'Less than €5,000')
+    const fields = [
+      { name: 'Name', value: "Tom D'Aubigné" },
+      { name: 'Services', value: 'Strategy & workshops' },
+      { name: 'Budget', value: '€15,000 – €30,000' },
+    ]
+    const [result] = await learnAndRun(sample, fields, [target])
+    expect(result!.fields).toEqual({ Name: 'Priya Patel', Services: 'UX research\nCopywriting', Budget: 'Less than €5,000' })
+    expect(result!.status).toBe('success')
+  })
+
+  it("reads a value that ended its cell's first line (a name over a badge) as the whole cell where the cell has one line", async () => {
+    const reservation = (guest: string) => html(`<p>You've received a new booking.</p><table><tr><td>Booking number</td><td>3763632636</td></tr><tr><td>Guest name</td><td>${guest}</td></tr><tr><td>Guests</td><td>2 adults</td></tr></table>`)
+    const [result] = await learnAndRun(reservation('Olu de la Cruz<div>Genius</div>'), [{ name: 'Guest', value: 'Olu de la Cruz' }], [reservation('Grace Hoffmann')])
+    expect(result!.fields.Guest).toBe('Grace Hoffmann')
+  })
+
+  it('says the items may not be all where a row after them reads like one but for a merged cell (a contractor under employees)', async () => {
+    type Pay = [name: string, kind: string, gross: string, net: string | null]
+    const payroll = (rows: Pay[]) =>
+      html(
+        `<p>Your payroll was submitted.</p><h3>Team payments</h3><table><tr><th>Team member</th><th>Gross pay</th><th>Net pay</th></tr>` +
+          rows.map(([n, k, g, net]) => (net ? `<tr><td>${n}<div>${k}</div></td><td>${g}</td><td>${net}</td></tr>` : `<tr><td>${n}<div>${k}</div></td><td colspan="2">${g}</td></tr>`)).join('') +
+          `</table><p>View payroll receipt</p>`,
+      )
+    const sample = payroll([['Jean-Luc Brontë', 'Hourly · 80 hrs', '$1,817.37', '$1,272.82'], ["François N'Diaye", 'Salary', '$3,423.08', '$2,545.06'], ['Ève Müller', 'Contractor', '$5,200.00', null]])
+    const target = payroll([['Åsa Lee', 'Hourly · 86.67 hrs', '$3,549.14', '$2,859.72'], ['Ines Wójcik', 'Salary', '$3,333.33', '$2,080.00'], ['Ève Müller', 'Contractor', '$3,635.00', null]])
+    const [result] = await learnAndRun(sample, [{ name: 'Employee', value: 'Jean-Luc Brontë' }, { name: 'Gross Pay', value: '$1,817.37' }], [target])
+    expect(result!.status).toBe('partial')
+    expect(result!.details.Employee!.reason).toBe('the items end at a row that does not read like them (2 read)')
+  })
+
   it('a label the sample showed once that starts several lines here gives the first value as partial, with the reason', async () => {
     const overdue = (items: Array<[string, string]>) =>
       text(`Dear Chloé,\nLibrary card: 21537416123190\n\nThe following item(s) are overdue:\n\n${items.map(([t, b]) => `Barcode: ${b} (${t})`).join('\n')}\n\nThank you.`)

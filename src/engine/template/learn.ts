@@ -19,6 +19,30 @@ import { TEMPLATE_VERSION } from './schema'
 import { mergeSpans, type Span } from './spans'
 import type { Docs, FieldTemplate, Rule, Template, View } from './types'
 
+/** A person's name as highlighted: two to four capitalised words (`Tom D'Aubigné`, `Ana María de la Cruz`). */
+const PERSON_NAME = /^\p{Lu}[\p{L}'’-]+(?:\s+(?:\p{Lu}[\p{L}'’.-]*|de|del|da|van|von|der|la|le)){1,3}$/u
+
+/**
+ * The given name of a highlighted person's name wherever it stands alone (`What's your budget for
+ * this project, Tom?`, `Hi Tom,`): senders address people by it, so it is data, never an anchor.
+ */
+function givenNames(doc: Doc, fields: ExtractionField[]): Span[] {
+  const out: Span[] = []
+  for (const f of fields) {
+    const value = f.value.trim()
+    if (!PERSON_NAME.test(value)) continue
+    const given = value.split(/\s+/)[0]!
+    if (given.length < 3) continue
+    // …where it ends a greeting or a phrase (`Hi Tom,`, `…, Tom?`), not where it opens a name of
+    // other words (`Tinder Inc.` beside `Tinder Dating App`).
+    for (const span of findOccurrences(doc, given).slice(0, 50)) {
+      const after = doc.text.slice(span[1], doc.lineEnd[lineOf(doc, span[0])]!)
+      if (/^(?:[,?!.;:]|\s*$)/.test(after)) out.push(span)
+    }
+  }
+  return out
+}
+
 /** Occurrences of the highlighted text in a body, whitespace-insensitive. */
 function findOccurrences(doc: Doc, value: string, touching = false): Span[] {
   const trimmed = value.trim()
@@ -272,7 +296,7 @@ export function learnTemplate(docs: Docs, fields: ExtractionField[], varying: Pa
     const spans: Array<Span | null> = fields.map((f, i) => (found[i]!.length > 0 ? chooseOccurrence(doc, found[i]!, f, rivalsOf(f), settled) : null))
     // Every occurrence of a highlighted value is variable text, never an anchor; so are dates, amounts, links.
     // Text another sample of the sender shows differently (`varying`) is data too.
-    const variable = mergeSpans([...found.flatMap((list) => list.slice(0, 50)), ...findShapeSpans(doc.text), ...(varying[view] ?? [])])
+    const variable = mergeSpans([...found.flatMap((list) => list.slice(0, 50)), ...givenNames(doc, fields), ...findShapeSpans(doc.text), ...(varying[view] ?? [])])
     const runs = view === 'subject' ? fields.map(() => null) : itemRuns(doc, spans, fields, variable)
     // Values no run of look-alike units holds may be in cards of several lines (rules/cards.ts).
     const cards =

@@ -3,7 +3,7 @@ import { acceptable } from '../extent'
 import { squash } from '../anchors'
 import type { Span } from '../spans'
 import type { FieldTemplate, LineClass, Rule, RuleHandler, UnitLine } from '../types'
-import { compiled, linePattern } from './pattern'
+import { compiled, escapeRe, linePattern } from './pattern'
 import { contentLines, hasFixedText, isSummary, LABEL_VALUE, MAX_ITEMS, NUMBER_LINE, NUMBER_LINE_RE, specOf, unitLineFits } from './rows'
 
 /**
@@ -193,6 +193,9 @@ function cardSet(doc: Doc, spans: Array<Span | null>, at: ReadonlyMap<number, nu
       let found = read(spec)
       // A value that is its whole line and whose form differs between cards (`10/10`, `64%`, `B+`): by its place alone.
       if (found.some((v) => v < 0) && offset !== 0 && wholeLine(doc, lines[a]!, spans[i]!)) found = read((spec = { pattern: ANY_LINE }))
+      // …and one that opens its line before a separator, whatever follows (`Pearl District — Studio A`, `Hawthorne — Garden Room`).
+      const leading = found.some((v) => v < 0) && offset !== 0 ? leadingValue(doc, lines[a]!, spans[i]!) : null
+      if (leading) found = read((spec = { pattern: leading }))
       if (found.some((v) => v < 0)) continue
       // Items differ: the same text in every card is the cards' template, not their data.
       const texts = new Set(found.map((v) => squash(lineText(doc, lines[v]!))))
@@ -208,7 +211,10 @@ function cardSet(doc: Doc, spans: Array<Span | null>, at: ReadonlyMap<number, nu
     const lo = keys[1]! + Math.min(0, ...offsets)
     const hi = keys[keys.length - 1]! + Math.max(0, ...offsets)
     if (spans.some((span, i) => span && !members.includes(i) && within(index.get(lineOf(doc, span[0])), lo, hi))) continue
-    if (best && members.length <= best.members.length) continue
+    // The key that reaches more of the sample's cards wins over one that finds a field more in
+    // fewer of them (`Need to cancel? …`, which a waitlisted card words otherwise, against the
+    // `Add to calendar` line every card has).
+    if (best && members.length * keys.length <= best.members.length * best.cards.count) continue
     best = { cards: { key, at: kc, gap, ordinal: ordinalOf(doc, lines, kc, key, gap), count: keys.length, marks }, members }
   }
   return best
@@ -256,7 +262,18 @@ export function learnCards(doc: Doc, span: Span, field: FieldTemplate, variable:
     ...(label ? { label } : {}),
   }
   const sample = squash(doc.text.slice(span[0], span[1]))
-  const got = applyCards(doc, rule, field)
+  let got = applyCards(doc, rule, field)
+  // A value before a separator whose line goes on otherwise in other cards: read before the separator.
+  const leading = got && offset !== 0 && !whole && got.items.some((v) => v === '') ? leadingValue(doc, line, span) : null
+  if (leading) {
+    const loose: CardsRule = { ...rule, line: { pattern: leading }, capture: leading }
+    const all = applyCards(doc, loose, field)
+    if (all && all.items.every((v) => v !== '') && squash(all.items[0]!) === sample) {
+      rule.line = loose.line
+      rule.capture = leading
+      got = all
+    }
+  }
   if (!got || squash(got.items[0] ?? '') !== sample) return null
   // The sample's own cards show the value in other short forms (`10/10`, `64%`, `B+`) where the
   // field has no type: any such form is the field's, each card's line found by its place.
@@ -272,6 +289,19 @@ export function learnCards(doc: Doc, span: Span, field: FieldTemplate, variable:
     }
   }
   return rule
+}
+
+/** What may follow a value that opens its line: a separator, then the line's other text. */
+const SEPARATOR_AFTER = /^\s*([—–·•|/]|-(?=\s))\s/u
+
+/**
+ * The pattern of a line that opens with the value and goes on after a separator with text that
+ * differs between cards (`Pearl District — Studio A (Heated)`): the value before the separator.
+ */
+function leadingValue(doc: Doc, line: number, span: Span): string | null {
+  if (doc.lineTab[line] || doc.text.slice(doc.lineStart[line]!, span[0]).trim() !== '') return null
+  const sep = SEPARATOR_AFTER.exec(doc.text.slice(span[1], doc.lineEnd[line]!))
+  return sep ? `^\\s*(.+?)\\s*${escapeRe(sep[1]!)}\\s.*$` : null
 }
 
 /** A value that is a whole cell of its row (`Classic Single Room` of `Classic Single Room⇥CHF 696.40`): that cell, by its place. */

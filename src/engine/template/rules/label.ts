@@ -1,4 +1,5 @@
 import { cleanValue, lineOf, lineText, tokenAt, type Doc } from '../../doc'
+import { CELL_LINE_SEPARATOR } from '../../html-to-text'
 import { isStrong } from '../../shapes'
 import { cellEnd, DEFAULT_SKIP, findAnchor, gapIsStrong, sameValue, skipGap, startsLineOrCell, tokensAfter, WILDCARD, wordsBefore } from '../anchors'
 import { acceptable, applyExtent } from '../extent'
@@ -61,6 +62,10 @@ function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field
       const m = token.exec(doc.text)
       if (m) got = { value: m[0], end: start + m[0].length }
     }
+    // The bullet that joins a cell's lines (html-to-text): after its label, a value that ended its
+    // cell's first line (`Olu de la Cruz` over a `Genius` badge) is the whole cell where the cell
+    // has one line.
+    if (got?.missed && rule.extent.kind === 'until-punct' && rule.extent.stop === CELL_LINE_SEPARATOR.trim() && !got.value.includes(CELL_LINE_SEPARATOR)) got = { value: got.value, end: got.end }
     // The text that ended the value in the sample is not there: where this value ends is a guess.
     if (!got || got.missed) continue
     const value = cleanValue(got.value)

@@ -163,14 +163,39 @@ function absentParts(doc: Doc, line: number, span: Span, variable: Span[]): Span
   return out
 }
 
+/** A line of an answer: any text but another question. */
+const ANSWER_LINE = '^(?![^\\n]*\\?\\s*$)\\s*(.+?)\\s*$'
+const ANSWER_RE = new RegExp(ANSWER_LINE, 'u')
+
+/**
+ * Whether the value's line is the first of two or more short lines of words, without digits,
+ * between a question (a line ending in `?`) and the next: the choices a form's respondent ticked.
+ * (Where the next question does not end in `?`, its line reads like a choice: no list.)
+ */
+function choicesUnderQuestion(doc: Doc, line: number, variable: Span[]): boolean {
+  const question = (l: number) => /\?\s*$/.test(lineText(doc, l))
+  // …none of them another field's value or data (an address, a date).
+  const data = (l: number) => l !== line && variable.some((v) => v[0] < doc.lineEnd[l]! && v[1] > doc.lineStart[l]!)
+  const choice = (l: number) => l < doc.lineStart.length && ANSWER_RE.test(lineText(doc, l)) && !/[\d@]/.test(lineText(doc, l)) && lineText(doc, l).trim().split(/\s+/).length <= 6 && !data(l)
+  let q = line - 1
+  while (q >= 0 && lineText(doc, q).trim() === '') q--
+  let end = line
+  while (choice(end)) end++
+  let next = end
+  while (next < doc.lineStart.length && lineText(doc, next).trim() === '') next++
+  return q >= 0 && question(q) && end - line >= 2 && next < doc.lineStart.length && question(next)
+}
+
 export function learnList(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], repeated: boolean): Rule | null {
   const line = lineOf(doc, span[0])
   if (lineOf(doc, span[1]) !== line) return null
   const counted = learnCountedList(doc, span, field)
   if (counted) return counted
   let pattern = linePattern(doc, line, span, variable)
-  // A line that is nothing but the value has no shape to recognise its siblings by.
-  if (!pattern || /^\^\\s\*\((?:\.\+\?|\\S\+\?)\)\\s\*\$$/.test(pattern)) return null
+  // A line that is nothing but the value has no shape to recognise its siblings by, unless it
+  // answers a question with several lines of words (a form's `Which services…?`, one choice a line).
+  if (pattern && /^\^\\s\*\((?:\.\+\?|\\S\+\?)\)\\s\*\$$/.test(pattern)) pattern = choicesUnderQuestion(doc, line, variable) ? ANSWER_LINE : null
+  if (!pattern) return null
   const fitsWith = (re: RegExp) => (l: number) => doc.lineEnd[l]! - doc.lineStart[l]! <= MAX_PATTERN_LINE && re.test(lineText(doc, l))
   let fits = fitsWith(compiled(pattern))
   // The next line reads like this one but for a part it leaves out: that part is optional.

@@ -310,6 +310,8 @@ function chargeBeforeTotal(doc: Doc, lines: number[], at: number, n: number, uni
   if (isSparseGrid(spec.cells, spec.cells.findIndex((want) => want !== 'empty'))) return false
   if (spec.sparse && at > 0 && sameLead(doc, lines[at]!, lines[at - 1]!)) return false
   const cells = cellsOf(doc, lines[at]!)
+  // A first cell of several lines, as the item's above is (a name over `Contractor`), is an item's.
+  if (at > 0 && (cells[0] ?? '').includes(CELL_LINE_SEPARATOR) && (cellsOf(doc, lines[at - 1]!)[0] ?? '').includes(CELL_LINE_SEPARATOR)) return false
   return spec.cells.some((want, i) => want === 'num' && (cells[i] ?? '').trim() === '')
 }
 
@@ -1177,6 +1179,10 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
     // A line of text between table rows is a line under an item (`Backordered – ships
     // separately`) or a section's heading, which other emails may show between their items.
     if ('cells' in unit[0]! && !doc.lineTab[lines[i]!] && i + 1 < lines.length && doc.lineTab[lines[i + 1]!]) continue
+    // A row right after the items that reads like one but for a cell (a contractor's one payment
+    // under employees' gross and net) is an item laid out otherwise, not where items end: where
+    // an email shows it, the items read are said to be cut there.
+    if (i === after && rowOfItemsWidth(doc, lines[i]!, unit) && !isSummary(doc, lines[i]!) && sameLead(doc, lines[i]!, lines[first]!)) continue
     const label = rowOf(doc, lines[i]!).words
     if (label !== '' && !hasDigit(label) && label.length <= 40) stops.push(label)
   }
