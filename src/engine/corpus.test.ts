@@ -49,17 +49,13 @@ import { evaluateCorpus } from './corpus-eval'
 // pharmacy-refill, mobile-bill-au; first 91.7%, 79.6%, 58.9%, 77.3%, 98.1% and 70.3%, 50 silently
 // wrong) made 152 at 97.85% and 98.01% after the work they led to; its second five (alza-order-cz,
 // payroll-run-summary, booking-partner-reservation, typeform-response, kickstarter-pledge; first
-// 100%, 77.8%, 86.1%, 77.6% and 90.7%, 40 silently wrong) made 157 at 97.77% and 97.89% after.
+// 100%, 77.8%, 86.1%, 77.6% and 90.7%, 40 silently wrong) made 157 at 97.77% and 97.94% after.
 const TUNING_ONE_SAMPLE_FLOOR = 0.975
 const TUNING_TWO_SAMPLES_FLOOR = 0.975
 /** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
-/**
- * Silent wrongs after two samples (it was 0.15% before 0.03%; 0.16% with decision 032's senders,
- * then 0.08%; 0.10% with decision 033's first six, 0.16% with its second five: typeform-response's
- * choices list is not kept when the second sample is merged). At the issue's goal, 0.2%.
- */
-const TWO_SAMPLES_SILENTLY_WRONG_CEILING = 0.002
+/** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%; 0.16% with decision 032's senders, then 0.08%; 0.10% with decision 033's first six, 0.13% with its second five). */
+const TWO_SAMPLES_SILENTLY_WRONG_CEILING = 0.0015
 /**
  * The held-out senders are never looked at while changing rules; only their totals guard against
  * a change that generalises worse (they were 91.9% and 0.33% silently wrong when first set; 93.3%

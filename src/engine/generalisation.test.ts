@@ -2643,6 +2643,13 @@ describe('a fifth batch of senders (decision 033)', () => {
     expect(result!.status).toBe('success')
   })
 
+  it("does not take a question without a `?` and its answer for more choices (`Your email address`, an address)", async () => {
+    const rsvp = (name: string, email: string) =>
+      html(`<p>New response to Spring Summit RSVP</p><div>What is your full name?</div><div>${name}</div><div>Your email address</div><div>${email}</div><div>Which date will you attend?</div><div>2025-10-16</div>`)
+    const [result] = await learnAndRun(rsvp('Łukasz van der Berg', 'ukasz.berg@example.org'), [{ name: 'Full Name', value: 'Łukasz van der Berg' }], [rsvp('Nuño MacDonald', 'nuno.macdonald@example.org')])
+    expect(result!.fields['Full Name']).toBe('Nuño MacDonald')
+  })
+
   it("reads a value that ended its cell's first line (a name over a badge) as the whole cell where the cell has one line", async () => {
     const reservation = (guest: string) => html(`<p>You've received a new booking.</p><table><tr><td>Booking number</td><td>3763632636</td></tr><tr><td>Guest name</td><td>${guest}</td></tr><tr><td>Guests</td><td>2 adults</td></tr></table>`)
     const [result] = await learnAndRun(reservation('Olu de la Cruz<div>Genius</div>'), [{ name: 'Guest', value: 'Olu de la Cruz' }], [reservation('Grace Hoffmann')])

@@ -172,11 +172,11 @@ const ANSWER_RE = new RegExp(ANSWER_LINE, 'u')
  * between a question (a line ending in `?`) and the next: the choices a form's respondent ticked.
  * (Where the next question does not end in `?`, its line reads like a choice: no list.)
  */
-function choicesUnderQuestion(doc: Doc, line: number, variable: Span[]): boolean {
+function choicesUnderQuestion(doc: Doc, line: number): boolean {
   const question = (l: number) => /\?\s*$/.test(lineText(doc, l))
-  // …none of them another field's value or data (an address, a date).
-  const data = (l: number) => l !== line && variable.some((v) => v[0] < doc.lineEnd[l]! && v[1] > doc.lineStart[l]!)
-  const choice = (l: number) => l < doc.lineStart.length && ANSWER_RE.test(lineText(doc, l)) && !/[\d@]/.test(lineText(doc, l)) && lineText(doc, l).trim().split(/\s+/).length <= 6 && !data(l)
+  // (Text another sample shows otherwise is variable, and choices are: only the form of a line
+  // tells a choice from an address or a date.)
+  const choice = (l: number) => l < doc.lineStart.length && ANSWER_RE.test(lineText(doc, l)) && !/[\d@]/.test(lineText(doc, l)) && lineText(doc, l).trim().split(/\s+/).length <= 6
   let q = line - 1
   while (q >= 0 && lineText(doc, q).trim() === '') q--
   let end = line
@@ -194,7 +194,7 @@ export function learnList(doc: Doc, span: Span, field: FieldTemplate, variable: 
   let pattern = linePattern(doc, line, span, variable)
   // A line that is nothing but the value has no shape to recognise its siblings by, unless it
   // answers a question with several lines of words (a form's `Which services…?`, one choice a line).
-  if (pattern && /^\^\\s\*\((?:\.\+\?|\\S\+\?)\)\\s\*\$$/.test(pattern)) pattern = choicesUnderQuestion(doc, line, variable) ? ANSWER_LINE : null
+  if (pattern && /^\^\\s\*\((?:\.\+\?|\\S\+\?)\)\\s\*\$$/.test(pattern)) pattern = choicesUnderQuestion(doc, line) ? ANSWER_LINE : null
   if (!pattern) return null
   const fitsWith = (re: RegExp) => (l: number) => doc.lineEnd[l]! - doc.lineStart[l]! <= MAX_PATTERN_LINE && re.test(lineText(doc, l))
   let fits = fitsWith(compiled(pattern))
