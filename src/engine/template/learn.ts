@@ -23,7 +23,7 @@ import type { Docs, FieldTemplate, Rule, Template, View } from './types'
 const PERSON_NAME = /^\p{Lu}[\p{L}'’-]+(?:\s+(?:\p{Lu}[\p{L}'’.-]*|de|del|da|van|von|der|la|le)){1,3}$/u
 
 /**
- * The given name of a highlighted person's name wherever it stands alone (`What's your budget for
+ * The given name of a highlighted person's name where it ends a phrase (`What's your budget for
  * this project, Tom?`, `Hi Tom,`): senders address people by it, so it is data, never an anchor.
  */
 function givenNames(doc: Doc, fields: ExtractionField[]): Span[] {
@@ -33,8 +33,7 @@ function givenNames(doc: Doc, fields: ExtractionField[]): Span[] {
     if (!PERSON_NAME.test(value)) continue
     const given = value.split(/\s+/)[0]!
     if (given.length < 3) continue
-    // …where it ends a greeting or a phrase (`Hi Tom,`, `…, Tom?`), not where it opens a name of
-    // other words (`Tinder Inc.` beside `Tinder Dating App`).
+    // Not where it opens a name of other words (`Tinder Inc.` beside `Tinder Dating App`).
     for (const span of findOccurrences(doc, given).slice(0, 50)) {
       const after = doc.text.slice(span[1], doc.lineEnd[lineOf(doc, span[0])]!)
       if (/^(?:[,?!.;:]|\s*$)/.test(after)) out.push(span)

@@ -985,13 +985,15 @@ function findRunOfHeadedSections(doc: Doc, variable: Span[], lines: number[], at
   // takes the next section's first line for its last.
   let best: LearnedRun | null = null
   for (; top <= at; top++) {
+    const own: UnitLine[] = []
+    for (let i = top; i < body; i++) {
+      const spec = heading(i)
+      if (!spec) return best
+      own.push(spec)
+    }
     for (let close = body + 1; close < lines.length && close - body <= MAX_OPTION_LINES; close++) {
-      const head: UnitLine[] = []
-      for (let i = top; i < body; i++) {
-        const spec = heading(i)
-        if (spec) head.push(spec)
-      }
-      if (head.length !== body - top) return best
+      // Freed against the section after this closing row, so each try starts from the heading's own forms.
+      const head = [...own]
       freeWhereItemsDiffer(doc, lines, variable, head, top, close + 1)
       // The closing row: a labelled row that the next section's heading (a line of text) follows.
       if (!doc.lineTab[lines[close]!] || (close + 1 < lines.length && doc.lineTab[lines[close + 1]!])) continue
