@@ -95,6 +95,12 @@ describe('htmlToText', () => {
     expect(text(html)).toBe('Visible')
   })
 
+  it('reads an element whose style only mentions hidden (Laravel mail: border: hidden on the body cell)', () => {
+    const html = `<table><tr><td class="body" width="100%" cellpadding="0" cellspacing="0" style="border: hidden !important;">
+      <p>Order Number: O-4411</p></td></tr></table><p hidden="hidden">gone</p><p data-note='hidden'>kept</p><div title="x" hidden>also gone</div>`
+    expect(text(html)).toBe('Order Number: O-4411\n\nkept')
+  })
+
   it('keeps the whitespace of <pre> and removes zero-width characters', () => {
     expect(text('<pre>a   b\nc</pre><p>Mar\u200bie&zwnj;</p>')).toBe('a   b\nc\n\nMarie')
   })

@@ -62,6 +62,7 @@ const INVISIBLE = /[\u00a0\u00ad\u2000-\u206f\u3000\ufeff]|\u034f/
 const ALNUM = /[\p{L}\p{N}]/u
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i
 const HIDDEN_ATTR = /(?:^|\s)hidden(?=[\s=/]|$)/i
+const QUOTED_VALUE = /"[^"]*"|'[^']*'/g
 /** A tag's attributes are read only when they hold one of these words (as written: not every mix of cases). */
 const ATTR_OF_INTEREST = /none|hidden|colspan|flex|block|line-through|NONE|HIDDEN|COLSPAN|FLEX|BLOCK|LINE-THROUGH|None|Hidden|Colspan|Flex|Block/
 /**
@@ -305,7 +306,9 @@ class Converter {
     if (attrs !== null) {
       if (BLOCK_STYLE.test(attrs)) this.display = 1
       else if (INLINE_BLOCK_STYLE.test(attrs)) this.display = 2
-      if (HIDDEN_STYLE.test(attrs) || HIDDEN_ATTR.test(attrs)) this.hidden = true
+      // The `hidden` attribute, not the word in an attribute's value (`style="border: hidden"`,
+      // in every Laravel mail's body cell).
+      if (HIDDEN_STYLE.test(attrs) || (HIDDEN_ATTR.test(attrs) && HIDDEN_ATTR.test(attrs.replace(QUOTED_VALUE, '""')))) this.hidden = true
       const colspan = COLSPAN.exec(attrs)
       if (colspan) this.colspan = Math.min(Number(colspan[1]), 50)
       if (FLEX_ROW.test(attrs) && !FLEX_COLUMN.test(attrs)) this.flexRow = true
