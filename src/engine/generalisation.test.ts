@@ -2681,3 +2681,206 @@ describe('a fifth batch of senders (decision 033)', () => {
     expect(result!.details.Barcode!.reason).toBe('the sample showed "barcode" once, this email 2 times')
   })
 })
+
+describe("senders from open-source projects' own templates (decision 034)", () => {
+  const shipTo = (lines: string[]) =>
+    html(`<p>Thank you for your order!</p><h3>Shipping To: Tom MacDonald</h3><ul>${lines.map((l) => `<li>${l}</li>`).join('')}</ul><p>Order Summary:</p><p>Questions? Reply to this email.</p>`)
+  const addressFields = [
+    { name: 'Street', value: '102 Chemin des Écoliers' },
+    { name: 'City', value: 'Salt Lake City' },
+    { name: 'Postal Code', value: '84101' },
+  ]
+
+  it("reads an address list's lines around a company, a second line and a state that come and go, and takes no line of the list for a label", async () => {
+    const sample = shipTo(['Blue Fern Studio', '102 Chemin des Écoliers', 'Suite 210', 'Salt Lake City', 'UT', '84101', 'United States of America', '07884 233871'])
+    const targets = [
+      shipTo(['200 Calle Mayor', 'Ann Arbor', 'MI', '48104', 'United States of America']),
+      shipTo(['230 Baker Street', 'c/o Reception', 'Nice', '06000', 'France', '+1 (629) 614-3153']),
+      shipTo(['140 Rue de la Paix', '2nd floor', 'Lyon', '69002', 'France']),
+    ]
+    const results = await learnAndRun(sample, addressFields, targets)
+    expect(results.map((r) => r.fields)).toEqual([
+      { Street: '200 Calle Mayor', City: 'Ann Arbor', 'Postal Code': '48104' },
+      { Street: '230 Baker Street', City: 'Nice', 'Postal Code': '06000' },
+      { Street: '140 Rue de la Paix', City: 'Lyon', 'Postal Code': '69002' },
+    ])
+  })
+
+  it("takes no company's name over a street for the street's label", async () => {
+    const letter = (company: string | null, street: string) =>
+      text(`Invoice INV-2207\n\nBill to:\nNuño Okonkwo\n${company ? `${company}\n` : ''}${street}\nSpringfield, IL 62701\n\nTotal due: $120.00`)
+    const [result] = await learnAndRun(letter('Zeta Labs, Inc.', '9259 Baker Street'), [{ name: 'Street', value: '9259 Baker Street' }], [letter(null, '41 Elm Road')])
+    expect(result!.fields.Street).toBe('41 Elm Road')
+  })
+
+  it('reads a time beside a date and its time zone, all highlighted, on a line that is no item', async () => {
+    const when = (date: string, start: string, end: string, zone: string) =>
+      html(`<p>A new event has been scheduled.</p><p>What</p><p>Coffee Chat</p><p>When</p><p>${date} | ${start} - ${end} (${zone})</p><p>Who</p><p>Jean-Luc Müller - Organizer</p>`)
+    const fields = [
+      { name: 'Date', value: 'Friday, October 2, 2026' },
+      { name: 'Start Time', value: '2:30pm' },
+      { name: 'Time Zone', value: 'Europe/Berlin' },
+    ]
+    const [result] = await learnAndRun(when('Friday, October 2, 2026', '2:30pm', '2:50pm', 'Europe/Berlin'), fields, [when('Tuesday, March 17, 2026', '9:00am', '9:45am', 'America/New_York')])
+    expect(result!.fields).toEqual({ Date: 'Tuesday, March 17, 2026', 'Start Time': '9:00am', 'Time Zone': 'America/New_York' })
+  })
+
+  it("does not read a labelled line's amount as the next line's when the label is gone", async () => {
+    const summary = (tax: boolean) =>
+      text(
+        `Order Summary\n\nSubtotal: $225.39\nShipping: UPS Ground (USD) $7.50\n${tax ? 'Tax: NY Sales Tax 8.875% $17.00\n' : ''}Order Total: $${tax ? '249.89' : '232.89'}\n\nThank you for your business.`,
+      )
+    const [result] = await learnAndRun(summary(true), [{ name: 'Tax', value: '$17.00' }, { name: 'Order Total', value: '$249.89' }], [summary(false)])
+    expect(result!.fields).toEqual({ Tax: null, 'Order Total': '$232.89' })
+    expect(result!.status).toBe('partial')
+  })
+
+  it("takes a quantity from its own place, not from inside another highlighted value (`Cable (2 m)`)", async () => {
+    const order = (rows: Array<[string, string, number, string]>) =>
+      html(`<p>Order Summary</p><table>${rows.map(([sku, name, qty, price]) => `<tr><td>${sku}</td><td>${name}</td><td>(${qty}) @ ${price}</td></tr>`).join('')}<tr><td></td><td>Order Total:</td><td>$216.08</td></tr></table>`)
+    const sample = order([
+      ['USB-08664', 'USB-C Cable (2 m)', 2, '$87.95'],
+      ['SOL-WB-04118', 'Solidus Water Bottle', 1, '$18.99'],
+    ])
+    const target = order([
+      ['DES-06872', 'Desk Lamp', 3, '$22.99'],
+      ['SOL-MG-02842', 'Solidus Mug', 1, '$13.50'],
+      ['USB-08664', 'USB-C Cable (2 m)', 4, '$87.95'],
+    ])
+    const [result] = await learnAndRun(sample, [{ name: 'Item', value: 'USB-C Cable (2 m)' }, { name: 'Quantity', value: '2' }], [target])
+    expect(result!.fields).toEqual({ Item: 'Desk Lamp\nSolidus Mug\nUSB-C Cable (2 m)', Quantity: '3\n1\n4' })
+  })
+
+  it('reads one item under a header drawn with rules, where its amount equals the net amount under the table', async () => {
+    const invoice = (rows: Array<[string, string, string, string]>, net: string) =>
+      text(
+        `RECHNUNG / INVOICE\n\nInvoice no. ....: 2025-22716\n\n+---------+-------------------+-----+------------+\n| SKU\tDescription\tQty\tAmount EUR |\n+---------+-------------------+-----+------------+\n` +
+          rows.map((r) => `| ${r.join('\t')} |\n`).join('') +
+          `+---------+-------------------+-----+------------+\nNet amount\t${net}\nVAT 19%\t3.136,88\n\nPayable within 14 days.`,
+      )
+    const sample = invoice([['66-6252', 'USB-C Cable (2 m)', '66', '16.509,90']], '16.509,90')
+    const target = invoice(
+      [
+        ['40-1407', 'Desk Lamp', '38', '9.535,34'],
+        ['98-3853', 'Crème Brûlée Torch', '2', '6,22'],
+      ],
+      '9.541,56',
+    )
+    const fields = [
+      { name: 'SKU', value: '66-6252' },
+      { name: 'Qty', value: '66' },
+      { name: 'Amount', value: '16.509,90' },
+    ]
+    const [result] = await learnAndRun(sample, fields, [target])
+    expect(result!.fields).toEqual({ SKU: '40-1407\n98-3853', Qty: '38\n2', Amount: '9.535,34\n6,22' })
+  })
+
+  it("cuts an item's name at its code in brackets, not at a bracket of words in the name", async () => {
+    const order = (rows: Array<[number, string, string]>) =>
+      html(`<p>Products</p><table>${rows.map(([q, n, p]) => `<tr><td>${q}&nbsp;x</td><td>${n}</td><td>${p}</td></tr>`).join('')}</table><p>---------</p><table><tr><td>Sub-Total:</td><td>$264.45</td></tr><tr><td>Total:</td><td>$267.09</td></tr></table>`)
+    const sample = order([
+      [1, 'Merino Wool Beanie (MWB-A)', '$31.50'],
+      [8, 'Gift Certificate $25 (GIFT-CERT)', '$200.00'],
+    ])
+    const target = order([
+      [2, 'Hand-Tied Woolly Bugger (6 pk) (HTW-B)', '$19.90'],
+      [1, 'Matrox G200 MMS (MG-MMS)', '$299.99'],
+    ])
+    const [result] = await learnAndRun(sample, [{ name: 'Product', value: 'Merino Wool Beanie' }], [target])
+    expect(result!.fields.Product).toBe('Hand-Tied Woolly Bugger (6 pk)\nMatrox G200 MMS')
+  })
+
+  it("anchors on a heading's words before the shop it names, which other shops' emails name otherwise", async () => {
+    const confirmation = (shop: string, name: string) =>
+      text(`Order Confirmation from ${shop}\n\n${name}\n\nThanks for shopping with us today!\nThe following are the details of your order.\n------------------------------------------------------\nOrder Number: 26844`)
+    const [result] = await learnAndRun(confirmation('Hollow Oak Outfitters', 'Tom van der Berg'), [{ name: 'Customer', value: 'Tom van der Berg' }], [confirmation('The Tinkerer’s Bench', 'Ana María Smith')])
+    expect(result!.fields.Customer).toBe('Ana María Smith')
+  })
+
+  it("reads a one-item sample's line with words nobody highlighted (an author) as data, so other items' lines are items", async () => {
+    const overdue = (items: Array<[string, string, string, string]>) =>
+      text(
+        `Dear Søren O’Connor,\n\nThe following item(s) is/are currently overdue:\n\n${items.map(([t, a, b, d]) => `${t} / ${a}. Barcode: ${b} Due: ${d}`).join('\n')}\n\nThank-you for your prompt attention to this matter.`,
+      )
+    const sample = overdue([['Lonely Planet Iceland', 'Carolyn Bain', '38397962404000', '05/03/2023']])
+    const target = overdue([
+      ['Dune', 'Frank Herbert', '36406216067935', '09/16/2025'],
+      ['Atomic Habits', 'James Clear', '36406102750847', '09/19/2025'],
+    ])
+    const fields = [
+      { name: 'Title', value: 'Lonely Planet Iceland' },
+      { name: 'Barcode', value: '38397962404000' },
+    ]
+    const [result] = await learnAndRun(sample, fields, [target])
+    expect(result!.fields).toEqual({ Title: 'Dune\nAtomic Habits', Barcode: '36406216067935\n36406102750847' })
+  })
+
+  it("reads a record's parts separated by semicolons by their place, when parts after them come and go", async () => {
+    const response = (contact: string) =>
+      html(`<p>Someone just completed your survey: Beta Program Feedback</p><p>Your contact details</p><p>${contact}</p><p>What best describes your role?</p><p>Designer</p>`)
+    const fields = [
+      { name: 'First Name', value: 'Matthäus' },
+      { name: 'Last Name', value: 'Nguyễn' },
+      { name: 'Email', value: 'mnguyen@example.co.uk' },
+      { name: 'Company', value: 'Brightside Dental' },
+    ]
+    const [short, full] = await learnAndRun(response('Matthäus; Nguyễn; mnguyen@example.co.uk; +49 39 5925511; Brightside Dental'), fields, [
+      response('Nuño; Łącka; nuno53@example.co.uk; +49 48 24 68 07'),
+      response('Priya; O’Connor; priya98@example.com; +1 555 0100; Zeta Labs, Inc.'),
+    ])
+    expect(short!.fields).toEqual({ 'First Name': 'Nuño', 'Last Name': 'Łącka', Email: 'nuno53@example.co.uk', Company: null })
+    expect(short!.status).toBe('partial')
+    expect(full!.fields).toEqual({ 'First Name': 'Priya', 'Last Name': 'O’Connor', Email: 'priya98@example.com', Company: 'Zeta Labs, Inc.' })
+  })
+
+  it("reads a form's answer under its question, not as items with the questions between them", async () => {
+    const response = (satisfaction: string, recommend: string) =>
+      html(`<p>How satisfied are you with the beta so far?</p><p>${satisfaction}</p><p>How likely are you to recommend us to a friend or colleague?</p><p>${recommend}</p><p>Which features have you tried?</p><p>Dashboards; CSV export</p>`)
+    const [result] = await learnAndRun(response('4', '10'), [{ name: 'Satisfaction', value: '4' }], [response('2', '5')])
+    expect(result!.fields.Satisfaction).toBe('2')
+  })
+
+  it("takes a billing and a delivery address that look alike for two sections, not two items", async () => {
+    const order = (billing: string[], delivery: string[]) =>
+      html(`<p>Thank you for your order 64906.</p><h3>Billing address</h3><p>${billing.join('<br>')}</p><h3>Delivery address</h3><p>${delivery.join('<br>')}</p><p>payment</p><h4>Cash on delivery</h4>`)
+    const sample = order(['Ms Ngozi Álvarez', 'Elm Road 101', '06000 Nice', 'ngozi.alvarez@mail.example.net'], ['Ms Li Álvarez', 'Elm Road 112', '80331 München', 'li@example.com'])
+    const target = order(['Ms Priya Patel', 'Baker Street 12', '75002 Paris', 'priya@example.org'], ['Ms Priya Patel', 'Baker Street 12', '75002 Paris', 'priya@example.org'])
+    const fields = [
+      { name: 'City', value: '06000 Nice' },
+      { name: 'E-Mail', value: 'ngozi.alvarez@mail.example.net' },
+    ]
+    const [result] = await learnAndRun(sample, fields, [target])
+    expect(result!.fields).toEqual({ City: '75002 Paris', 'E-Mail': 'priya@example.org' })
+  })
+
+  it("leaves a form's answer out when its heading is, rather than read the next heading's answer", async () => {
+    const booking = (notes: string | null, company: string | null) =>
+      html(
+        `<p>What</p><p>Coffee Chat</p><p>Description</p><p>We walk through the product together.</p>` +
+          (notes ? `<p>Additional notes</p><p>${notes}</p>` : '') +
+          (company ? `<p>Company</p><p>${company}</p>` : '') +
+          `<p>How did you hear about us?</p><p>Podcast</p><p>Need to make a change?</p>`,
+      )
+    const fields = [
+      { name: 'Additional Notes', value: 'Looking forward to it!' },
+      { name: 'Company', value: 'Initech' },
+    ]
+    const [noNotes, noCompany] = await learnAndRun(booking('Looking forward to it!', 'Initech'), fields, [booking(null, 'Kōbō Design'), booking('Bring the slides.', null)])
+    expect(noNotes!.fields).toEqual({ 'Additional Notes': null, Company: 'Kōbō Design' })
+    expect(noCompany!.fields).toEqual({ 'Additional Notes': 'Bring the slides.', Company: null })
+  })
+
+  it("keeps a sentence's own words fixed on a line read as one item (`… dropped it off at 7:42 PM`)", async () => {
+    const delivered = (courier: string, time: string) =>
+      html(`<h1>Your order from Dishoom was delivered</h1><p>${courier} dropped it off at ${time}</p><table><tr><td>Delivery fee</td><td>$2.99</td></tr><tr><td>Total charged</td><td>$31.40</td></tr></table>`)
+    const [result] = await learnAndRun(delivered('Kiri', '7:42 PM'), [{ name: 'Courier', value: 'Kiri' }, { name: 'Total', value: '$31.40' }], [delivered('Ana María', '8:15 PM')])
+    expect(result!.fields).toEqual({ Courier: 'Ana María', Total: '$31.40' })
+  })
+
+  it('takes no article alone for a label (`as a Viewer`, also found in `S.A.`)', async () => {
+    const invite = (company: string, role: string) =>
+      text(`Hello,\n\nKiri de la Cruz (kcruz@example.co.uk) has invited you to join the ${company} team on Example as a ${role}.\n\nAccept invitation`)
+    const [result] = await learnAndRun(invite('Acme Corp', 'Viewer (read-only)'), [{ name: 'Role', value: 'Viewer (read-only)' }], [invite('Peña Hermanos S.A.', 'Editor')])
+    expect(result!.fields.Role).toBe('Editor')
+  })
+})

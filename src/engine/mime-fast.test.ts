@@ -208,7 +208,8 @@ function randomContentType(rng: Rng): string {
 describe('the MIME fast path', () => {
   const corpus = emlFiles(CORPUS_DIR)
 
-  it('reads every corpus email itself, exactly as postal-mime does', async () => {
+  // Every corpus email through both parsers: minutes on a busy machine.
+  it('reads every corpus email itself, exactly as postal-mime does', { timeout: 180_000 }, async () => {
     expect(corpus.length).toBeGreaterThanOrEqual(400)
     for (const file of corpus) {
       const raw = readFileSync(file)

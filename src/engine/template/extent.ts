@@ -6,6 +6,8 @@ import { spanAt, type Span } from './spans'
 import type { Extent, FieldTemplate } from './types'
 
 /** `missed`: the word that ends the value in the sample was not found, so the value ran to the end of its cell. */
+const CODE_IN_BRACKETS = /^\([^\s()]+\)/
+
 export function applyExtent(doc: Doc, start: number, extent: Extent, field: FieldTemplate): { value: string; end: number; missed?: boolean } | null {
   const text = doc.text
   switch (extent.kind) {
@@ -45,10 +47,18 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
     }
     case 'until-punct': {
       const end = cellEnd(doc, start)
+      let first = -1
       for (let i = start + 1; i < end; i++) {
         // A comma or semicolon ends a value where it touches it (`San José, CA`); a bracket or a dash only after a space.
-        if (text[i] === extent.stop && (TIGHT.includes(extent.stop) || /\s/.test(text[i - 1]!))) return { value: text.slice(start, i), end: i }
+        if (text[i] !== extent.stop || !(TIGHT.includes(extent.stop) || /\s/.test(text[i - 1]!))) continue
+        // A bracket of words is part of a name (`Woolly Bugger (6 pk) (HTW-6)`); the code after it, one token in brackets, ends it.
+        if (extent.stop === '(' && !CODE_IN_BRACKETS.test(text.slice(i, Math.min(end, i + 40)))) {
+          if (first < 0) first = i
+          continue
+        }
+        return { value: text.slice(start, i), end: i }
       }
+      if (first >= 0) return { value: text.slice(start, first), end: first }
       return { value: text.slice(start, end), end, missed: true }
     }
     case 'tail': {

@@ -133,8 +133,14 @@ function nameScore(doc: Doc, span: Span, name: ReadonlySet<string>): number {
  * `rivals`: the other fields highlighted with the same value and no position; `settled`: where the
  * values found once are.
  */
-function chooseOccurrence(doc: Doc, spans: Span[], field: ExtractionField, rivals: readonly ExtractionField[], settled: readonly Span[]): Span {
+function chooseOccurrence(doc: Doc, all: Span[], field: ExtractionField, rivals: readonly ExtractionField[], settled: readonly Span[]): Span {
   const ctx = field.context
+  // A small number inside another field's value (a quantity `2` in `USB-C Cable (2 m)`, `66` in the
+  // SKU `66-6252`) is a part of that value, not this field's, unless the user said which one it is.
+  // (A word inside another value may be meant: the town in a highlighted address line.)
+  const inside = (s: Span) => settled.some((o) => o[0] <= s[0] && s[1] <= o[1] && o[1] - o[0] > s[1] - s[0])
+  const own = /^\d{1,4}$/.test(field.value.trim()) ? all.filter((s) => !inside(s)) : all
+  const spans = ctx?.occurrence === undefined && own.length > 0 ? own : all
   if (ctx?.before || ctx?.after) return contextScore(doc, spans, field) ?? touchingByContext(doc, spans, field) ?? spans[Math.min(ctx.occurrence ?? 0, spans.length - 1)]!
   if (ctx?.occurrence === undefined && spans.length > 1) {
     // The same value twice (a tip equal to the service fee): the one labelled like the field.
@@ -170,7 +176,12 @@ function columnHeader(doc: Doc, at: number): string {
   if (!doc.lineTab[line]) return ''
   const cell = doc.text.slice(doc.lineStart[line]!, at).split('\t').length - 1
   const width = cellsOf(doc, line).length
-  for (let l = line - 1; l >= 0 && l >= line - 60 && doc.lineTab[l]; l--) {
+  for (let l = line - 1; l >= 0 && l >= line - 60; l--) {
+    // A drawn rule between the header and the rows (`+-----+-----+`) is no row.
+    if (!doc.lineTab[l]) {
+      if (/^\s*[-=+|_─━═]{3,}\s*$/u.test(lineText(doc, l))) continue
+      break
+    }
     const cells = cellsOf(doc, l)
     if (cells.length === width && !/\d/.test(lineText(doc, l))) return cells[cell] ?? ''
   }

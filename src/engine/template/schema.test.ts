@@ -31,7 +31,7 @@ describe('stored template schema', () => {
     // activity-summary a counted list with detail lines; brokerage-activity rows of a sparse table;
     // marketplace-payout-fr sections under headings of several lines; brokerage-activity also
     // cards whose value line is found by its label; remittance-advice a label whose first words
-    // another label shares.
+    // another label shares; vendure-order address lines kinded as an address's.
     const summary = await trained('activity-summary')
     expect(Object.values(summary.fields.find((f) => f.name === 'Achievement')!.rules).flat().some((r) => r?.kind === 'list' && r.details)).toBe(true)
     const activity = await trained('brokerage-activity')
@@ -41,7 +41,10 @@ describe('stored template schema', () => {
     expect(Object.values(payout.fields.find((f) => f.name === 'Montant net')!.rules).flat().some((r) => r?.kind === 'rows' && r.unit.some((u) => 'pattern' in u && u.repeat))).toBe(true)
     const remittance = await trained('remittance-advice')
     expect(Object.values(remittance.fields.find((f) => f.name === 'Payment Reference')!.rules).flat().some((r) => r?.kind === 'label' && r.stemShared)).toBe(true)
-    for (const name of ['shop-order', 'appointment-reminder', 'flight-itinerary', 'activity-summary', 'brokerage-activity', 'marketplace-payout-fr', 'remittance-advice']) {
+    // vendure-order: an address block's lines kinded with its second line and state code (decision 034).
+    const vendure = await trained('vendure-order')
+    expect(Object.values(vendure.fields.find((f) => f.name === 'City')!.rules).flat().some((r) => r?.kind === 'landmark' && r.addressKinds && r.block?.includes('A'))).toBe(true)
+    for (const name of ['shop-order', 'appointment-reminder', 'flight-itinerary', 'activity-summary', 'brokerage-activity', 'marketplace-payout-fr', 'remittance-advice', 'vendure-order']) {
       const template = await trained(name)
       expect(parseTrainedTemplate(stored(template))).toEqual({ ok: true, template })
       const { example: _example, ...bare } = template

@@ -108,6 +108,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
     lineWords: words,
     skipLead: z.boolean(),
     block: words.optional(),
+    addressKinds: z.literal(true).optional(),
     blocks: index.optional(),
     capture: z.string().max(5000).optional(),
     asks: z.literal(true).optional(),

@@ -111,7 +111,7 @@ export type Rule =
   /** `asks`: the landmark is the value's own label or question (`Notice period:`, `What is your notice period?`). */
   /** `offset` -1: the value's line is right above the landmark, which the email shows once (a receipt's id and date over the items' header). */
   /** `core`: a `prefix` sentence that opens with a name is also found by its last `core` words, anywhere in a line. */
-  | { kind: 'landmark'; landmark: string[]; prefix?: boolean; core?: number; ordinal: number; offset: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean; block?: string[]; blocks?: number; capture?: string; asks?: true }
+  | { kind: 'landmark'; landmark: string[]; prefix?: boolean; core?: number; ordinal: number; offset: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean; block?: string[]; addressKinds?: true; blocks?: number; capture?: string; asks?: true }
   | { kind: 'position'; line: number; cell: number; extent: Extent; lineWords: string[]; skipLead: boolean }
 
 export type View = 'html' | 'text' | 'subject'

@@ -1,7 +1,8 @@
 import { cellBounds, cleanValue, lineOf, lineText, type Doc } from '../../doc'
+import { hasDigit } from '../../shapes'
 import { acceptable } from '../extent'
-import { squash } from '../anchors'
-import type { Span } from '../spans'
+import { squash, wordsOf } from '../anchors'
+import { overlaps, type Span } from '../spans'
 import type { FieldTemplate, LineClass, Rule, RuleHandler, UnitLine } from '../types'
 import { compiled, escapeRe, linePattern } from './pattern'
 import { contentLines, hasFixedText, isSummary, LABEL_VALUE, MAX_ITEMS, NUMBER_LINE, NUMBER_LINE_RE, specOf, unitLineFits } from './rows'
@@ -211,6 +212,12 @@ function cardSet(doc: Doc, spans: Array<Span | null>, at: ReadonlyMap<number, nu
     const lo = keys[1]! + Math.min(0, ...offsets)
     const hi = keys[keys.length - 1]! + Math.max(0, ...offsets)
     if (spans.some((span, i) => span && !members.includes(i) && within(index.get(lineOf(doc, span[0])), lo, hi))) continue
+    // Each card right under a heading of its own (`Billing address`, `Delivery address`): sections
+    // of one email that look alike, not items.
+    const top = Math.min(0, ...offsets)
+    const headings = keys.map((k) => (k + top - 1 >= 0 ? lines[k + top - 1]! : -1))
+    const heading = (l: number) => l >= 0 && !hasDigit(lineText(doc, l)) && !overlaps(variable, doc.lineStart[l]!, doc.lineEnd[l]!) && wordsOf(lineText(doc, l)).length <= 6
+    if (headings.every(heading) && new Set(headings.map((l) => squash(lineText(doc, l)))).size === headings.length) continue
     // The key that reaches more of the sample's cards wins over one that finds a field more in
     // fewer of them (`Need to cancel? …`, which a waitlisted card words otherwise, against the
     // `Add to calendar` line every card has).

@@ -16,6 +16,21 @@ function looksLikeName(line: string): boolean {
 }
 const NAME_PARTICLE = /^(?:van|von|de|del|der|da|di|du|la|le|bin|al)$/
 
+/** `Zeta Labs, Inc.`, `Müller & Söhne GmbH`, `Peña Hermanos S.A.`: a company's name ends with its legal form; data, not a label. */
+export function looksLikeCompany(line: string): boolean {
+  const text = line.trim().replace(/^[•·*–-]\s*/u, '')
+  return text.length <= 80 && !/:/.test(text) && /^\p{Lu}/u.test(text) && COMPANY_FORM.test(text)
+}
+const COMPANY_FORM =
+  /[\s,](?:inc|corp|co|ltd|llc|llp|lp|plc|limited|gmbh|ag|kg|ohg|e\.\s?k|ug|s\.?\s?a|s\.?\s?a\.?\s?s|sarl|s\.?\s?l|s\.?\s?r\.?\s?l|s\.?\s?p\.?\s?a|b\.?\s?v|n\.?\s?v|oy|ab|as|a\/s|aps|pty(?:\s+ltd)?|k\.?\s?k|sp\.\s?z\s?o\.\s?o|s\.?\s?a\.?\s?u|ltda|gk)\.?$/iu
+
+/** Two lines that start with the same bullet: items of one list. */
+function sameBullet(a: string, b: string): boolean {
+  const bullet = BULLET.exec(a)?.[1]
+  return bullet !== undefined && BULLET.exec(b)?.[1] === bullet
+}
+const BULLET = /^\s*([•·▪◦‣*–-])\s/u
+
 /** What may follow a label in its cell: a rate or note in brackets, after a dash or an `@`, or a number (`(8.875%)`, `– CA (7.25%)`, `@ 20%`). */
 const QUALIFIER = /^\s*(?:[([]|[-–—@]\s|\d)[^\t]{0,38}$/u
 
@@ -119,6 +134,8 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
       // A code right before the value, with only a space between (`3511 LN Utrecht`, `Austin, TX 78701`),
       // is part of the data: a label ends in a colon, a tab or a line break, or is a word.
       if (!gapIsStrong(gap) && codeBefore) continue
+      // One letter alone (`as a Viewer`) is an article, found in any `S.A.` or `Plan A`: no label.
+      if (n === 1 && anchor[0]!.length === 1 && /\p{L}/u.test(anchor[0]!)) continue
       const rule: Extract<Rule, { kind: 'label' }> = {
         kind: 'label',
         anchor,
@@ -140,7 +157,10 @@ export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable:
       if (labelLine !== lineOf(doc, span[0]) && anchor.includes(WILDCARD)) continue
       // …and not a person's name over an address line (`José O'Connor` over `Austin, TX`): a line of
       // two or three capitalised words with an accent or an apostrophe, or a particle, is a name.
-      if (Array.from({ length: lineOf(doc, span[0]) - labelLine }, (_, k) => lineText(doc, labelLine + k)).some(looksLikeName)) continue
+      // …nor a company's name over its street, nor a line of the same list as the value's (`• Zeta
+      // Labs` over `• 102 Main St`): lines of one block, data nobody highlighted.
+      const above = Array.from({ length: lineOf(doc, span[0]) - labelLine }, (_, k) => lineText(doc, labelLine + k))
+      if (above.some((l) => looksLikeName(l) || looksLikeCompany(l) || sameBullet(l, lineText(doc, lineOf(doc, span[0]))))) continue
       // A row of cells above is a row of keys over a row of values: the key is the cell right
       // above the value (rules/stacked.ts), not the last word of that row (another cell's key).
       if (labelLine !== lineOf(doc, span[0]) && doc.lineTab[labelLine]) continue

@@ -54,12 +54,18 @@ function landmarkLines(doc: Doc, landmark: string[], prefix: boolean): number[] 
 /** A line of fixed text as a landmark: its words, whether they only open the line, and its core (see Rule). */
 type Landmark = { words: string[]; prefix: boolean; core?: number }
 
+const NAMED_HEADING = /^\s*((?:\p{L}+\s+){1,5}?(?:from|by|for|with|at|von|bei|par|chez|de|da))\s+\p{Lu}\p{L}*(?:\s+\S+){0,5}\s*$/u
+
 export function landmarkOf(doc: Doc, line: number, variable: Span[]): Landmark | null {
   const text = lineText(doc, line)
   if (isLabelLine(text, doc, line, variable)) {
     const words = wordsOf(text)
     // `Tuesday` over a date is the date's own weekday: it changes with the date.
     if (words.every(isDateWord)) return null
+    // A heading that names its sender (`Order Confirmation from Hollow Oak Outfitters`): the name is
+    // data nobody highlighted, which another shop's email words otherwise; the words before it anchor.
+    const named = NAMED_HEADING.exec(text)
+    if (named && words.length <= 12) return { words: wordsOf(named[1]!), prefix: true }
     if (words.length > 0 && words.length <= 8) return { words, prefix: false }
     // A longer sentence of fixed words (`Thank-you for your prompt attention to this matter.`)
     // anchors by its opening words, below.
@@ -151,6 +157,21 @@ export function lineKind(text: string): string {
   }
   return out
 }
+
+/**
+ * A block line's kind as `lineKind`, knowing two lines of an address that come and go: a second
+ * line (`Suite 210`, `c/o Reception`, `2nd floor`) and a state or province code alone (`UT`).
+ * Their plain kinds (`a9`, `a`) are those of a street or a town, so when one is absent the
+ * alignment could not tell which line went, or took a town for the second line.
+ */
+export function blockLineKind(text: string): string {
+  const t = text.trim().replace(/^[•·▪◦*–-]\s+/u, '')
+  if (ADDRESS_LINE_2.test(t)) return 'L'
+  if (/^\p{Lu}{2,3}$/u.test(t)) return 'A'
+  return lineKind(text)
+}
+const ADDRESS_LINE_2 =
+  /^(?:suite|ste\.?|apt\.?|apartment|unit|flat|floor|fl\.|bldg\.?|building|room|rm\.?|c\/o|attn\.?:?|p\.?\s?o\.?\s?box|postfach|\d+(?:st|nd|rd|th)\s+floor|\d+(?:e|er|ème)\s+étage|étage|bâtiment|piso|planta|stock|etage|whg\.?)(?=[\s.,:#\d]|$)/iu
 
 /**
  * Where the sample block's line `index` is in the target's block, aligning the two by their lines'
@@ -251,9 +272,10 @@ function applyLandmark(doc: Doc, rule: Extract<Rule, { kind: 'landmark' }>, fiel
     if (rule.block && (rule.offset > 1 || (rule.blocks ?? 0) > 0)) {
       const block = blocksBelow(doc, lm, (rule.blocks ?? 0) + 1)[rule.blocks ?? 0]
       if (!block) continue
+      const kindOf = rule.addressKinds ? blockLineKind : lineKind
       const at = alignBlock(
         rule.block,
-        block.map((l) => lineKind(lineText(doc, l))),
+        block.map((l) => kindOf(lineText(doc, l))),
         rule.offset - 1,
         (j) => !lineText(doc, block[j]!).includes('\t'),
         (j) => holdsShapedValue(lineText(doc, block[j]!), field),
@@ -289,6 +311,37 @@ function applyLandmark(doc: Doc, rule: Extract<Rule, { kind: 'landmark' }>, fiel
   return null
 }
 
+/** A short line of words between blank lines: a section's heading (`Company`, `Additional notes`). */
+function headingAlone(doc: Doc, l: number): boolean {
+  const text = lineText(doc, l)
+  const blank = (k: number) => k < 0 || k >= doc.lineStart.length || lineText(doc, k) === ''
+  return blank(l - 1) && blank(l + 1) && !/[\d,]/.test(text) && wordsOf(text).length >= 1 && wordsOf(text).length <= 4
+}
+
+/**
+ * The value as the k-th part of a record whose parts a `;` or `|` separates (`Matthäus; Nguyễn;
+ * m@example.com; +49 39 5925511`): the parts after it come and go (no phone, no company), so the
+ * line is read by the parts before it, not by the whole line's form.
+ */
+function delimitedPart(doc: Doc, line: number, span: Span): string | null {
+  if (doc.lineTab[line]) return null
+  const ls = doc.lineStart[line]!
+  const text = lineText(doc, line)
+  for (const [sep, cls, re] of [[';', ';', ';'], ['|', '|', '\\|']] as const) {
+    const parts = text.split(sep)
+    if (parts.length < 3) continue
+    let offset = 0
+    for (let k = 0; k < parts.length; k++) {
+      const p = parts[k]!
+      const start = ls + offset + (p.length - p.trimStart().length)
+      const end = ls + offset + p.trimEnd().length
+      if (k > 0 && start === span[0] && end === span[1]) return `^\\s*(?:[^${cls}]*${re}){${k}}\\s*([^${cls}]+?)\\s*(?:${re}|$)`
+      offset += p.length + 1
+    }
+  }
+  return null
+}
+
 export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], extents: Extent[]): Rule[] {
   const line = lineOf(doc, span[0])
   const cell = cellBounds(doc, span[0])
@@ -296,16 +349,24 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
   const skipLead = lead !== ''
   let captures: Array<string | undefined> = [undefined]
   let last: string | null = null
+  let part: string | null = null
   if (skipLead && !LEAD.test(lead)) {
     const pattern = lineOf(doc, span[1]) === line ? linePattern(doc, line, span, variable) : null
     // A reference, amount or date that ends its line (`Portland, OR 97209`) is also found as the
     // line's last token, when the words before it (a state, a city) change from one email to the next.
-    last = isStrong(field.shape) && !/\s/.test(doc.text.slice(span[0], span[1])) && doc.text.slice(span[1], doc.lineEnd[line]).trim() === '' ? '^.*\\s(\\S+)\\s*$' : null
-    captures = [pattern, last].filter((c): c is string => c !== null)
+    // Not after a label of its own (`Tax: NY Sales Tax 8.875%  $17.00`): that line is known by its
+    // label, and without the label the next row's amount (the total, when there is no tax) reads as it.
+    const labelled = /^\p{L}[\p{L} .'’-]{0,30}:/u.test(lead)
+    last = !labelled && isStrong(field.shape) && !/\s/.test(doc.text.slice(span[0], span[1])) && doc.text.slice(span[1], doc.lineEnd[line]).trim() === '' ? '^.*\\s(\\S+)\\s*$' : null
+    part = delimitedPart(doc, line, span)
+    // A record's line is read by its parts alone: the whole line's form (a phone of three groups
+    // here, four there) would read the wrong part when a part after the value is missing.
+    captures = part ? [part] : [pattern, last].filter((c): c is string => c !== null)
     if (captures.length === 0) return []
   }
   // Words before the value are its line's label; words after it belong to the next value.
   const lineWords = lineWordsOf(doc, line, span, variable, true)
+  const fillsLine = lineText(doc, line).trim() === doc.text.slice(span[0], span[1]).trim()
   const rules: Rule[] = []
   type LandmarkRule = Extract<Rule, { kind: 'landmark' }>
   const ruleFor = (anchor: Landmark, ordinal: number, offset: number, extent: Extent, capture: string | undefined, place: Partial<LandmarkRule>): LandmarkRule => ({
@@ -318,7 +379,7 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
     cell: cell.index,
     extent,
     // The last-token capture is for lines whose words before the value change (a city, a state).
-    lineWords: capture === last ? [] : lineWords,
+    lineWords: capture === last || capture === part ? [] : lineWords,
     skipLead,
     ...place,
     ...(capture ? { capture } : {}),
@@ -350,14 +411,18 @@ export function learnLandmarks(doc: Doc, span: Span, field: FieldTemplate, varia
     if (which < 0) continue
     const block = blocks[which]!
     const offset = block.indexOf(line) + 1
-    const kinds = block.map((b) => lineKind(lineText(doc, b)))
+    const kinds = block.map((b) => blockLineKind(lineText(doc, b)))
     for (const [extent, capture] of extents.flatMap((e) => captures.map((c) => [e, c] as const))) {
       const rule = ruleFor(anchor, ordinal, offset, extent, capture, {
         block: kinds,
+        addressKinds: true,
         ...(which > 0 ? { blocks: which } : {}),
         // The nearest line above, a label or a question ending in `:` or `?`, in the block just
         // above the value's: it names this value, so without it the value is absent.
-        ...(rules.length === 0 && which === 0 && !anchor.prefix && /[:?]\s*$/.test(text) ? { asks: true as const } : {}),
+        // So does a short heading alone in its block right over an answer alone on its line
+        // (`Company`, `Additional notes` over a form's answer): another heading's answer is not
+        // this value. (Not a greeting, `Hello,` over a sentence.)
+        ...(rules.length === 0 && which === 0 && !anchor.prefix && (/[:?]\s*$/.test(text) || (block.length === 1 && fillsLine && headingAlone(doc, l))) ? { asks: true as const } : {}),
       })
       if (sameValue(applyLandmark(doc, rule, field), doc.text.slice(span[0], span[1]))) {
         rules.push(rule)

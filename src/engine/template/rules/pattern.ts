@@ -82,6 +82,13 @@ const STATE_CODE = /,\s*\p{Lu}{2,3}(?=\s+[\p{L}\p{N}]*\d)/gu
  * A line pattern for a repeated section: the line's fixed text literal, numbers and other fields'
  * values free, the value captured. `2 x Blue Widget — $10.00` → `^\s*\S*\d\S*\s+x\s+(.+?)\s*—\s*\S*\d\S*\s*$`.
  */
+/** The part of [s, e) without the spaces and punctuation at its ends. */
+function trimSpan(text: string, s: number, e: number): Span {
+  while (s < e && !/[\p{L}\p{N}]/u.test(text[s]!)) s++
+  while (e > s && !/[\p{L}\p{N}]/u.test(text[e - 1]!)) e--
+  return [s, e]
+}
+
 export function linePattern(doc: Doc, line: number, span: Span, variable: Span[], range?: Span, optional: Span[] = []): string | null {
   // `range`: a part of the line (a table cell) to make the pattern of, instead of the whole line.
   // `optional`: parts that other lines may leave out, each a separator and free text (` / Maria Semple`).
@@ -113,7 +120,14 @@ export function linePattern(doc: Doc, line: number, span: Span, variable: Span[]
   }
   for (let i = spanIndexFrom(variable, ls); i < variable.length && variable[i]![0] < le; i++) {
     const [s, e] = variable[i]!
-    if (s >= ls && e <= le && (e <= span[0] || s >= span[1]) && !optional.some(([os, oe]) => s < oe && e > os)) pieces.push([s, e, other(s, e)])
+    if (s < ls || e > le || optional.some(([os, oe]) => s < oe && e > os)) continue
+    if (e <= span[0] || s >= span[1]) {
+      pieces.push([s, e, other(s, e)])
+      continue
+    }
+    // A span of data around the value (a date and its time read as one `Friday, October 2, 2026 |
+    // 2:30pm`): its parts before and after the value are data still, not the line's fixed text.
+    for (const [ps, pe] of [trimSpan(doc.text, s, span[0]), trimSpan(doc.text, span[1], e)]) if (pe > ps && /[\p{L}\p{N}]/u.test(doc.text.slice(ps, pe))) pieces.push([ps, pe, other(ps, pe)])
   }
   NUMBER_RUN.lastIndex = 0
   const text = doc.text.slice(ls, le)

@@ -545,7 +545,8 @@ function freeWhereItemsDiffer(doc: Doc, lines: number[], variable: Span[], unit:
     const theirs = lines[other + (skip >= 0 && j > skip ? j - 1 : j)]
     if (mine === undefined || theirs === undefined || 'cells' in spec || spec.pattern === null) continue
     const text = lineText(doc, mine)
-    if (spec.pattern !== literalLine(text) || !/\p{L}/u.test(text)) continue
+    // A question or a label (`How likely are you to recommend us?`) is the form's fixed text, not data.
+    if (spec.pattern !== literalLine(text) || !/\p{L}/u.test(text) || /[?:]\s*$/.test(text)) continue
     const next = specOf(doc, theirs, variable)
     if (!next || 'cells' in next || next.pattern !== literalLine(lineText(doc, theirs)) || next.pattern === spec.pattern) continue
     unit[j] = { ...spec, pattern: null }
@@ -599,7 +600,8 @@ const STARTS_WITH_WORDS = /^\^\\s\*\p{L}{2,}/u
 
 /** `firstEnd` and `end`: the content indices after the run's first unit and after its last. */
 /** `single`: the sample has one item, found by its shape alone (see singleItem). */
-export type LearnedRun = { unit: UnitLine[]; first: number; count: number; lines: number[]; firstEnd: number; end: number; single?: true }
+/** `loose`: words of a one-item sample's line read as data (see looseItemSpec). */
+export type LearnedRun = { unit: UnitLine[]; first: number; count: number; lines: number[]; firstEnd: number; end: number; single?: true; loose?: Span[] }
 
 /**
  * The repeated unit holding a highlighted value, if the sample shows one: two or more look-alike
@@ -810,9 +812,12 @@ function singleBlock(doc: Doc, variable: Span[], lines: number[], at: number): L
  * items show look-alike lines after it, which a rule that read one value would leave out while
  * saying "success". A key–value line starts with its fixed label and is not an item.
  */
+const ITEM_SHAPES = new Set(['money', 'number', 'date', 'time', 'id'])
+
 function singleItem(doc: Doc, variable: Span[], lines: number[], at: number): LearnedRun | null {
   const line = lines[at]!
-  const spec = specOf(doc, line, variable)
+  const loose = looseItemSpec(doc, line, variable)
+  const spec = loose?.spec ?? specOf(doc, line, variable)
   if (!spec || !shaped([spec])) return null
   const stops = new Set<string>()
   if (!unitAt(doc, lines, at, [spec], stops) || (at > 0 && unitAt(doc, lines, at - 1, [spec], stops)) || runFrom(doc, lines, at, [spec], stops).length !== 1) return null
@@ -820,7 +825,53 @@ function singleItem(doc: Doc, variable: Span[], lines: number[], at: number): Le
   const lead = ls + lineText(doc, line).search(/\S/)
   const values = valuesOn(doc, variable, line)
   if (values.length < 2 || !values.some((v) => v[0] <= lead && v[1] > lead)) return null
-  return { unit: [spec], first: at, count: 1, lines, firstEnd: at + 1, end: at + 1, single: true }
+  // An item has a number of its own (a quantity, a price, a date, a reference): a line of a
+  // person's details (`Matthäus; Nguyễn; m@example.com; +49 39 5925511`) is one record, not an item.
+  if (!values.some((v) => ITEM_SHAPES.has(detectShape(doc.text.slice(v[0], v[1])).shape))) return null
+  return { unit: [spec], first: at, count: 1, lines, firstEnd: at + 1, end: at + 1, single: true, ...(loose ? { loose: loose.spans } : {}) }
+}
+
+/**
+ * A one-item sample's item line read with the words nobody highlighted as data: other items have
+ * another author after the title, another variant after the name, where a sample of two items
+ * would show the words differ. Kept as the line's fixed text: a label (`Barcode:`), the word right
+ * before a value (`Qty 2`, `2 x Name`) and punctuation. Null when that leaves the line no fixed
+ * text of its own, or no word was loosened.
+ */
+function looseItemSpec(doc: Doc, line: number, variable: Span[]): { spec: UnitLine; spans: Span[] } | null {
+  if (doc.lineTab[line]) return null
+  const le = doc.lineEnd[line]!
+  const loose: Span[] = []
+  let run: number[] = []
+  const close = (next: number) => {
+    if (run.length === 0) return
+    const end = doc.tokens[run[run.length - 1]!]!.end
+    const label = /^\s*:/.test(doc.text.slice(end, end + 8))
+    const beforeValue = doc.text.slice(end, next).trim() === '' && overlaps(variable, next, next + 1)
+    const words = beforeValue ? run.slice(0, -1) : label ? [] : run
+    const from = words.length > 0 ? doc.tokens[words[0]!]!.start : 0
+    const to = words.length > 0 ? doc.tokens[words[words.length - 1]!]!.end : 0
+    // Whole words only: `SKU` in `SKU-9` is part of a code, which the line's number form reads.
+    const whole = /^[\s(["'“‘/]?$/u.test(doc.text.slice(from - 1, from)) && /^(?:[\s)\]"'”’/]|[.,;](?:\s|$)|$)/u.test(doc.text.slice(to, to + 2))
+    // Names (`Carolyn Bain`, `Size M`), not a sentence's words (`dropped it off at`): those are the line's own.
+    const named = words.every((i) => /^[\p{Lu}\p{N}]/u.test(doc.text.slice(doc.tokens[i]!.start, doc.tokens[i]!.end)))
+    if (whole && named && words.some((i) => /\p{L}/u.test(doc.tokens[i]!.norm))) loose.push([from, to])
+    run = []
+  }
+  for (let i = doc.lineToken[line]!; i < doc.tokens.length && doc.tokens[i]!.line === line; i++) {
+    const t = doc.tokens[i]!
+    // A run is words with spaces between: a value or punctuation (`/`, `.`, `·`, `:`) ends it, and punctuation stays fixed.
+    if (overlaps(variable, t.start, t.end) || !t.word) {
+      close(t.start)
+      continue
+    }
+    run.push(i)
+  }
+  close(le)
+  if (loose.length === 0) return null
+  const spans = [...variable, ...loose].sort((a, b) => a[0] - b[0])
+  const spec = specOf(doc, line, spans)
+  return spec && !('cells' in spec) && spec.pattern !== null && /\p{L}|[^\\\s^$.*+?()[\]{}|\p{N}]/u.test(spec.pattern.replace(/\\[sSdp]|\(\?:|\.\+\?|\\S\+\?/g, '')) ? { spec, spans } : null
 }
 
 /** A block's heading that numbers it as the first: `Package 1 of 3`, `Passenger 1`, `Ticket #1:`. */
@@ -1167,7 +1218,7 @@ export function learnRows(doc: Doc, span: Span, field: FieldTemplate, variable: 
       if (span[1] >= cellStart + cellText.trimEnd().length && onlyAmounts(lead) && fitsShape(lead.trim().split(/\s+(?=\p{Sc}|\d)/u).pop() ?? '', field.shape, field.shapeOptions)) atEnd = true
     }
   } else if (spec.pattern !== null) {
-    const pattern = linePattern(doc, line, span, variable)
+    const pattern = linePattern(doc, line, span, run.loose ?? variable)
     if (!pattern) return null
     capture = pattern
   }
