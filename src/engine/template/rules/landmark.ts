@@ -5,7 +5,7 @@ import { acceptable, applyExtent } from '../extent'
 import type { Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
 import { withoutPenalty } from './candidates'
-import { compiled, linePattern, MAX_PATTERN_LINE } from './pattern'
+import { compiled, escapeRe, linePattern, MAX_PATTERN_LINE } from './pattern'
 import { isSummary } from './rows'
 
 /** What a landmark rule may skip before a value at the start of its line: a number, or quote marks. */
@@ -315,7 +315,8 @@ function applyLandmark(doc: Doc, rule: Extract<Rule, { kind: 'landmark' }>, fiel
 function headingAlone(doc: Doc, l: number): boolean {
   const text = lineText(doc, l)
   const blank = (k: number) => k < 0 || k >= doc.lineStart.length || lineText(doc, k) === ''
-  return blank(l - 1) && blank(l + 1) && !/[\d,]/.test(text) && wordsOf(text).length >= 1 && wordsOf(text).length <= 4
+  const words = wordsOf(text).length
+  return blank(l - 1) && blank(l + 1) && !/[\d,]/.test(text) && words >= 1 && words <= 4
 }
 
 /**
@@ -327,7 +328,9 @@ function delimitedPart(doc: Doc, line: number, span: Span): string | null {
   if (doc.lineTab[line]) return null
   const ls = doc.lineStart[line]!
   const text = lineText(doc, line)
-  for (const [sep, cls, re] of [[';', ';', ';'], ['|', '|', '\\|']] as const) {
+  for (const sep of [';', '|']) {
+    // (Either stands for itself in a character class.)
+    const re = escapeRe(sep)
     const parts = text.split(sep)
     if (parts.length < 3) continue
     let offset = 0
@@ -335,7 +338,7 @@ function delimitedPart(doc: Doc, line: number, span: Span): string | null {
       const p = parts[k]!
       const start = ls + offset + (p.length - p.trimStart().length)
       const end = ls + offset + p.trimEnd().length
-      if (k > 0 && start === span[0] && end === span[1]) return `^\\s*(?:[^${cls}]*${re}){${k}}\\s*([^${cls}]+?)\\s*(?:${re}|$)`
+      if (k > 0 && start === span[0] && end === span[1]) return `^\\s*(?:[^${sep}]*${re}){${k}}\\s*([^${sep}]+?)\\s*(?:${re}|$)`
       offset += p.length + 1
     }
   }

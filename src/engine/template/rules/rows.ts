@@ -871,7 +871,7 @@ function looseItemSpec(doc: Doc, line: number, variable: Span[]): { spec: UnitLi
   if (loose.length === 0) return null
   const spans = [...variable, ...loose].sort((a, b) => a[0] - b[0])
   const spec = specOf(doc, line, spans)
-  return spec && !('cells' in spec) && spec.pattern !== null && /\p{L}|[^\\\s^$.*+?()[\]{}|\p{N}]/u.test(spec.pattern.replace(/\\[sSdp]|\(\?:|\.\+\?|\\S\+\?/g, '')) ? { spec, spans } : null
+  return spec && !('cells' in spec) && spec.pattern !== null && hasFixedText(spec.pattern) ? { spec, spans } : null
 }
 
 /** A block's heading that numbers it as the first: `Package 1 of 3`, `Passenger 1`, `Ticket #1:`. */
