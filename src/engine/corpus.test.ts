@@ -54,12 +54,15 @@ import { evaluateCorpus } from './corpus-eval'
 // solidus-order, killbill-invoice, calcom-booking, hievents-order, zencart-order, redmine-issue,
 // akaunting-invoice, aimeos-order, fossbilling-invoice, attendize-order, formbricks-response; first
 // 86.7% on average, 20 silently wrong) made 169 at 97.32% and 97.57% after the work they led to
-// (the same 157: 97.82%).
-const TUNING_ONE_SAMPLE_FLOOR = 0.97
-const TUNING_TWO_SAMPLES_FLOOR = 0.97
+// (the same 157: 97.82%). Decision 035's three tuning senders (thelia-order, zammad-ticket,
+// oscommerce-order; first 48.5%, 69.6% and 62.5%, none silently wrong) made 172 at 96.79% and
+// 97.04% after the work they led to (the same 169: 97.41%; thelia's French emails after an English
+// sample are out of any template's reach).
+const TUNING_ONE_SAMPLE_FLOOR = 0.965
+const TUNING_TWO_SAMPLES_FLOOR = 0.965
 /** Wrong values reported as success, as a share of fields (the issue's goal is 0.2%). */
 const SILENTLY_WRONG_CEILING = 0.002
-/** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%; 0.16% with decision 032's senders, then 0.08%; 0.10% with decision 033's first six, 0.13% with its second five, 0.14% with decision 034's twelve). */
+/** A second sample must not make silent wrongs more likely than one does (it was 0.15% before 0.03%; 0.16% with decision 032's senders, then 0.08%; 0.10% with decision 033's first six, 0.13% with its second five, 0.14% with decision 034's twelve, 0.14% with decision 035's three). */
 const TWO_SAMPLES_SILENTLY_WRONG_CEILING = 0.0015
 /**
  * The held-out senders are never looked at while changing rules; only their totals guard against
@@ -71,6 +74,10 @@ const TWO_SAMPLES_SILENTLY_WRONG_CEILING = 0.0015
 // 89.56% when they joined, 89.84% after the work that followed; 90.00% once item lines ending in
 // an amount with its currency code were read past their option lines (decision 031); 90.21% once
 // an item's cell of up to six lines read as one row and a whole sub-line by its place (decision 032).
+// Decision 035 held out seven more, read from open-source projects' repositories
+// (drupal-commerce-receipt, alfio-reservation, easyappointments-booked, opencollective-contribution,
+// qloapps-booking, evershop-order, invoiceplane-invoice: 89.4% together on the engine before that
+// session's work); the 18 went to 90.44% with that work, and the 25 stand at 90.15%.
 const HELD_OUT_FLOOR = 0.9
 const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
 /**
@@ -90,10 +97,15 @@ const HELD_OUT_SILENTLY_WRONG_CEILING = 0.002
 // spurious run of two sections that had read it), 85.9% once a price cell with a discount under
 // the price was an amount, 84.2% with the second five of decision 032, 82.5% with the third, 84.3%
 // after the work that followed, 83.4% with the fourth four, 81.1% with decision 033's senders,
-// 83.7% with decision 034's and the work that followed (the same 86 senders: 91.7% of all fields, was 90.9%).
+// 83.7% with decision 034's and the work that followed (the same 86 senders: 91.7% of all fields, was 90.9%);
+// 83.6% with decision 035's.
 const ONE_ITEM_TUNING_FLOOR = 0.8
-/** 47.9% on two held-out senders; 29.9% with the held-out senders of decision 030 (four with items), then 31.3%, then 33.7%, then 48.3% (decision 032). */
-const ONE_ITEM_HELD_OUT_FLOOR = 0.48
+/**
+ * 47.9% on two held-out senders; 29.9% with the held-out senders of decision 030 (four with items),
+ * then 31.3%, then 33.7%, then 48.3% (decision 032), 52.4% with decision 035's work, 73.0% with its
+ * three held-out senders with items (seven with items in all).
+ */
+const ONE_ITEM_HELD_OUT_FLOOR = 0.7
 /** Senders added for issue 9; the nineteen before them are those the rules were first tuned on. */
 const NEW_SENDERS = new Set(TEMPLATES.slice(19).map((t) => t.id))
 

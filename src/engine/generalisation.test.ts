@@ -2884,3 +2884,56 @@ describe("senders from open-source projects' own templates (decision 034)", () =
     expect(result!.fields.Role).toBe('Editor')
   })
 })
+
+describe("ten more senders from open-source projects' own templates (decision 035)", () => {
+  const addresses = (rows: string[][]) => html(`<p>Thank you for your order!</p>${rows.map(([heading, ...lines]) => `<h3>${heading}</h3><p>${lines.join('<br>')}</p>`).join('')}<p>Order Total: 156.80 €</p>`)
+
+  it("reads a name after any title (`Ms`, `Mr`, `Ms Dr`) and an address under an optional company, whose street puts its number either side", async () => {
+    const order = (billing: string[], delivery: string[] | null) => addresses([['Billing address', ...billing, 'Germany'], ['Delivery address', ...(delivery ? [...delivery, 'Germany'] : ['like billing address'])]])
+    const fields = [
+      { name: 'Customer', value: 'Ngozi Álvarez', context: { occurrence: 0 } },
+      { name: 'Street', value: '175 Chemin des Écoliers', context: { occurrence: 0 } },
+    ]
+    const results = await learnAndRun(order(['Blue Fern Studio', 'Miss Ngozi Álvarez', '175 Chemin des Écoliers', '97400 Saint-Denis'], ['Ms Li Álvarez', '12 Elm Road', '80331 München']), fields, [
+      order(['Peña Hermanos S.A.', 'Mr Ana María van der Berg', 'Torstraße 51', '10115 Berlin'], ['Miss Zoë Wei', '7 Calle Mayor', '50667 Köln']),
+      order(['Mr Priya Martin', 'Baker Street 75', '70173 Stuttgart'], null),
+      order(['Kōbō Design', 'Ms Dr Nuño de la Cruz', '12 NW 23rd Ave', '80331 München'], null),
+      order(['Mrs. Hélène Khan', 'Schillerweg 26', '70173 Stuttgart'], ['Miss Amy Lee', '3 Main Street', '10115 Berlin']),
+    ])
+    expect(results.map((r) => r.fields)).toEqual([
+      { Customer: 'Ana María van der Berg', Street: 'Torstraße 51' },
+      { Customer: 'Priya Martin', Street: 'Baker Street 75' },
+      { Customer: 'Nuño de la Cruz', Street: '12 NW 23rd Ave' },
+      { Customer: 'Hélène Khan', Street: 'Schillerweg 26' },
+    ])
+  })
+
+  it("reads an item's name without the options its shop writes after it in the same cell (`T-Shirt Size: XS, Color: Red`)", async () => {
+    const order = (items: Array<[string, string]>) =>
+      html(`<p>Order Summary</p><table>${items.map(([name, price]) => `<tr><td>SKU-${price.replace(/\D/g, '')}</td><td>${name}</td><td>(1) @ ${price} = ${price}</td></tr>`).join('')}<tr><td></td><td>Subtotal:</td><td>$99.00</td></tr></table>`)
+    const [result] = await learnAndRun(order([['Desk Lamp', '$6.95'], ['Blue Widget', '$12.00']]), [{ name: 'Item', value: 'Desk Lamp' }], [
+      order([["Chef's Knife 8\"", '$72.99'], ['Solidus T-Shirt Size: XS, Color: Red', '$22.00'], ['Ruby Hoodie Size: L, Color: Heather Grey', '$60.99']]),
+    ])
+    expect(result!.fields.Item).toBe("Chef's Knife 8\"\nSolidus T-Shirt\nRuby Hoodie")
+  })
+
+  it("finds the items under a header naming another currency, their amounts with the sign on either side, and names cut at a list of codes in brackets", async () => {
+    const order = (currency: string, items: Array<[string, string, string]>) =>
+      html(`<p>Order Number: ORD000000036447</p><table><tr><th>What You Purchased</th><th>Price in ${currency}</th></tr>${items.map(([name, code, price]) => `<tr><td><b>${name}</b> <i>(${code})</i><br>* Size: M</td><td>${price === '44.90 €' ? 2 : 1} x ${price}</td></tr>`).join('')}<tr><td>Total</td><td>1 x 0</td></tr></table><p>Thanks</p>`)
+    const fields = [
+      { name: 'Item', value: 'Café Mug 12 oz' },
+      { name: 'Quantity', value: '2', type: 'number' as const },
+      { name: 'Unit Price', value: '44.90 €' },
+    ]
+    const [result] = await learnAndRun(order('EUR', [['Café Mug 12 oz', 'PROD802, PROD802_17', '44.90 €'], ['Théière en fonte 0,8 L', 'PROD686', '105.00 €']]), fields, [
+      order('GBP', [['Wool Socks (3 pairs)', 'PROD207, PROD207_6', '£35.00'], ['USB-C Cable (2 m)', 'F4E4NG', '£950.99']]),
+    ])
+    expect(result!.fields).toEqual({ Item: 'Wool Socks (3 pairs)\nUSB-C Cable (2 m)', Quantity: '1\n1', 'Unit Price': '£35.00\n£950.99' })
+  })
+
+  it('reads a quoted value to its closing quote when the bracket that ended it in the sample is absent', async () => {
+    const created = (who: string) => text(`Hi Chloé,\nThe new ticket (Printer jams) has been created by "${who}".\nGroup: Sales\nState: new`)
+    const [result] = await learnAndRun(created('Grace Lindström (Peña Hermanos S.A.)'), [{ name: 'Created By', value: 'Grace Lindström' }], [created('Søren Wójcik')])
+    expect(result!.fields['Created By']).toBe('Søren Wójcik')
+  })
+})

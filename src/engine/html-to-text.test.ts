@@ -123,3 +123,20 @@ describe('htmlToText', () => {
     expect(text('<td class=a"b>kept</td><p title="x > y">also kept</p>')).toBe('kept\n\nalso kept')
   })
 })
+
+describe("htmlToText: a mail editor's blank lines (decision 035)", () => {
+  it('reads an empty block (`<div><br></div>`, `<div>&nbsp;</div>`) as a blank line, as a mail client shows it', () => {
+    expect(text('<div>Hello,</div><div><br></div><div>the website is down.</div><div>&nbsp;</div><div>Thank you!</div><div>Grace</div>')).toBe('Hello,\n\nthe website is down.\n\nThank you!\nGrace')
+  })
+
+  it('reads paragraphs without margins as lines, and an empty one as the blank line between them', () => {
+    const p = (s: string) => `<p style="margin: 0;">${s}</p>`
+    expect(text(`<div>${p('Hi team,')}${p('&nbsp;')}${p('The printer jams.')}${p('Best regards,')}${p('Søren')}</div>`)).toBe('Hi team,\n\nThe printer jams.\nBest regards,\nSøren')
+    expect(text('<p>One</p><p>Two</p>')).toBe('One\n\nTwo')
+  })
+
+  it('keeps a no-break space between words and in a spacer cell from making lines', () => {
+    expect(text('<b>Total</b>&nbsp;<span>$5.00</span>')).toBe('Total $5.00')
+    expect(text('<table><tr><td>Name</td><td>&nbsp;</td><td>Zoë</td></tr></table>')).toBe('Name\t\tZoë')
+  })
+})

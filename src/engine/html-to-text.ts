@@ -82,6 +82,12 @@ const COLSPAN = /(?:^|\s)colspan\s*=\s*["']?\s*(\d{1,3})/i
 const FLEX_ROW = /display\s*:\s*(?:inline-)?flex\b/i
 const FLEX_COLUMN = /flex-direction\s*:\s*column|flex-flow\s*:\s*column/i
 const STRUCK_STYLE = /text-decoration(?:-line)?\s*:[^;"']*line-through/i
+/**
+ * A paragraph styled without margins (`<p style="margin: 0;">`, as help desks and mail editors
+ * write each line of a message) is a line, not a paragraph: a reader sees no gap after it, and an
+ * empty one (`<p style="margin: 0;">&nbsp;</p>`) is the blank line between paragraphs.
+ */
+const NO_MARGIN = /(?:^|[\s;"'])margin\s*:\s*0[a-z]*(?:\s+0[a-z]*)*\s*(?:[;"'!]|$)/i
 
 /** Collects the lines of one block of output: the document, or one table cell. */
 class Sink {
@@ -122,13 +128,33 @@ class Sink {
 
   /** `<br>`: ends the line even when it is empty, so `<br><br>` leaves a blank line. */
   hardBreak() {
-    if (this.cur !== '') {
+    if (this.cur !== '' && this.brk > 0) {
+      // The line was ended by a block already (`<div>Hello,</div><div><br></div>`): the break is
+      // a line of its own, an empty one.
+      this.emptyLine()
+    } else if (this.cur !== '') {
       if (this.brk === 0) this.brk = 1
       this.endLine()
     } else {
       this.blank = true
       this.brk = 0
     }
+    this.space = false
+  }
+
+  /**
+   * A no-break space alone: in a block of its own (`<div>&nbsp;</div>`, `<p>&nbsp;</p>`) it is an
+   * empty line on screen, the blank line a mail editor writes between paragraphs.
+   */
+  spaceAlone() {
+    if (this.brk > 0 || this.cur === '') this.emptyLine()
+    else this.text(' ')
+  }
+
+  private emptyLine() {
+    if (this.cur !== '') this.endLine()
+    this.blank = true
+    this.brk = 0
     this.space = false
   }
 
@@ -213,6 +239,8 @@ class Converter {
   private flexRow = false
   /** The opening tag's style: 1 display:block, 2 display:inline-block, 0 neither. */
   private display = 0
+  /** The tag being opened is a paragraph without margins (NO_MARGIN). */
+  private tight = false
   private total = 0
   truncated = false
   error: string | null = null
@@ -262,11 +290,13 @@ class Converter {
       this.sink().pre(s)
       return
     }
+    const nbsp = spaces && s.includes('\u00a0')
     if (spaces) s = s.replace(WHITESPACE, ' ')
     if (s === ' ' || s === '') {
       const table = this.tables[this.tables.length - 1]
-      if (!table) this.root.text(' ')
-      else if (table.cell?.sink) table.cell.sink.text(' ')
+      const sink = !table ? this.root : table.cell?.sink
+      if (nbsp) sink?.spaceAlone()
+      else sink?.text(' ')
       return
     }
     this.sink().text(s)
@@ -303,7 +333,9 @@ class Converter {
     this.colspan = 1
     this.flexRow = false
     this.display = 0
+    this.tight = false
     if (attrs !== null) {
+      if (name === 'p' && NO_MARGIN.test(attrs)) this.tight = true
       if (BLOCK_STYLE.test(attrs)) this.display = 1
       else if (INLINE_BLOCK_STYLE.test(attrs)) this.display = 2
       // The `hidden` attribute, not the word in an attribute's value (`style="border: hidden"`,
@@ -342,7 +374,8 @@ class Converter {
       return
     }
     const tableTag = name === 'table' || name === 'tr' || name === 'td' || name === 'th'
-    const entry: Entry = { name, flags: this.display === 1 && !tableTag ? flags | BLOCK : flags, skip: false, hidden: false, pre: false, list: false, table: null, owner: null, flex: false }
+    const own = this.tight ? (flags & ~PARAGRAPH) | BLOCK : flags
+    const entry: Entry = { name, flags: this.display === 1 && !tableTag ? own | BLOCK : own, skip: false, hidden: false, pre: false, list: false, table: null, owner: null, flex: false }
     if (this.display === 2 && !tableTag && this.skipDepth === 0 && this.hiddenDepth === 0 && !this.hidden) {
       entry.spaced = true
       this.lineBreak(1)
@@ -815,7 +848,8 @@ function scan(html: string, converter: Converter) {
       const name = tagName(html, lt + 1, nameEnd)
       // A word of interest lies wholly inside the attributes: it is letters, they end at `>`. An
       // image's or a break's attributes change no text (most images are styled display:block).
-      const read = gt - nameEnd > 5 && !((TAG_FLAGS.get(name) ?? 0) & VOID) && attrWords.within(nameEnd, gt)
+      // A paragraph's attributes are read for its margins (NO_MARGIN).
+      const read = gt - nameEnd > 5 && !((TAG_FLAGS.get(name) ?? 0) & VOID) && (name === 'p' || attrWords.within(nameEnd, gt))
       converter.openTag(name, read ? html.slice(nameEnd, gt) : null)
       pos = gt + 1
       if (RAW_TEXT.has(name) && html.charCodeAt(gt - 1) !== 47) {

@@ -21,7 +21,13 @@ export type ShapeOptions = {
 }
 
 const CURRENCY_SYMBOL = '[$€£¥₹₩₽₪₫฿₱₦₴₸]'
-const CURRENCY_CODE = '(?:USD|EUR|GBP|CAD|AUD|NZD|CHF|JPY|CNY|INR|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|ZAR|SGD|HKD)'
+const CURRENCY_CODES = 'USD|EUR|GBP|CAD|AUD|NZD|CHF|JPY|CNY|INR|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|ZAR|SGD|HKD'
+const CURRENCY_CODE = `(?:${CURRENCY_CODES})`
+const CURRENCY_WORD = new RegExp(`^(?:${CURRENCY_CODES})$`, 'i')
+/** A currency's code as a word (`eur` of `Price in EUR`): it changes with the shop's currency. */
+export function isCurrencyCode(word: string): boolean {
+  return CURRENCY_WORD.test(word)
+}
 /** Thousands grouped by threes (`1,234.56`, `1 234,56`), or the Indian way by lakhs (`1,23,456.00`). */
 const AMOUNT = '\\d{1,2}(?:,\\d{2})+,\\d{3}(?:\\.\\d{1,2})?|\\d{1,3}(?:[,.\\u202f\\u00a0 \']\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?'
 const SIGN = '[-−–]?'

@@ -11,6 +11,17 @@ export function wordsOf(text: string): string[] {
   return (text.match(WORD) ?? []).map(normWord)
 }
 
+/**
+ * A title before a person's name (`Ms Ngozi Álvarez`, `Herr Müller`, `Sra. Peña`): it changes
+ * with the person, so it is neither fixed text around a value nor a landmark.
+ */
+const TITLES = 'Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Herr|Frau|Mme|Mlle|Sr|Sra|Srta|Dhr|Mevr'
+export const HONORIFIC = new RegExp(`^(?:${TITLES})$`, 'i')
+/** Any titles and the space after them (`Ms Dr`), in a line pattern. */
+export const HONORIFIC_SOURCE = `(?:(?:${TITLES})\\.?\\s+)+`
+/** A capitalised title that ends a text, before the name that follows it. */
+export const TITLE_BEFORE = new RegExp(`(?<![\\p{L}\\p{N}])(?:(?:${TITLES})\\.?\\s+)+$`, 'u')
+
 /** Word tokens that read as fixed template text: no digits, not another field's value. */
 export function isConstantWord(doc: Doc, i: number, variable: Span[]): boolean {
   const t = doc.tokens[i]!

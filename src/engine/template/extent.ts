@@ -6,7 +6,8 @@ import { spanAt, type Span } from './spans'
 import type { Extent, FieldTemplate } from './types'
 
 /** `missed`: the word that ends the value in the sample was not found, so the value ran to the end of its cell. */
-const CODE_IN_BRACKETS = /^\([^\s()]+\)/
+const QUOTE_PAIRS: Record<string, string> = { '"': '"', '“': '”', '„': '“', '«': '»', '‘': '’' }
+const CODE_IN_BRACKETS = /^\([^\s(),]+(?:,\s*[^\s(),]+)*\)/
 
 export function applyExtent(doc: Doc, start: number, extent: Extent, field: FieldTemplate): { value: string; end: number; missed?: boolean } | null {
   const text = doc.text
@@ -51,7 +52,8 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
       for (let i = start + 1; i < end; i++) {
         // A comma or semicolon ends a value where it touches it (`San José, CA`); a bracket or a dash only after a space.
         if (text[i] !== extent.stop || !(TIGHT.includes(extent.stop) || /\s/.test(text[i - 1]!))) continue
-        // A bracket of words is part of a name (`Woolly Bugger (6 pk) (HTW-6)`); the code after it, one token in brackets, ends it.
+        // A bracket of words is part of a name (`Woolly Bugger (6 pk) (HTW-6)`); the code after it, one token in
+        // brackets or a list of them (`(PROD207, PROD207_6)`), ends it.
         if (extent.stop === '(' && !CODE_IN_BRACKETS.test(text.slice(i, Math.min(end, i + 40)))) {
           if (first < 0) first = i
           continue
@@ -59,6 +61,11 @@ export function applyExtent(doc: Doc, start: number, extent: Extent, field: Fiel
         return { value: text.slice(start, i), end: i }
       }
       if (first >= 0) return { value: text.slice(start, first), end: first }
+      // A value in quotes (`created by "Søren Wójcik".`, where the sample read `"Grace Lindström
+      // (Peña Hermanos S.A.)"`) ends at its closing quote when what followed it is absent.
+      const close = QUOTE_PAIRS[text[start - 1] ?? '']
+      const quoted = close ? text.indexOf(close, start + 1) : -1
+      if (quoted > start && quoted < end) return { value: text.slice(start, quoted), end: quoted }
       return { value: text.slice(start, end), end, missed: true }
     }
     case 'tail': {

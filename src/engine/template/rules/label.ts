@@ -1,7 +1,7 @@
 import { cleanValue, lineOf, lineText, tokenAt, type Doc } from '../../doc'
 import { CELL_LINE_SEPARATOR } from '../../html-to-text'
 import { isStrong } from '../../shapes'
-import { cellEnd, DEFAULT_SKIP, findAnchor, gapIsStrong, sameValue, skipGap, startsLineOrCell, tokensAfter, WILDCARD, wordsBefore } from '../anchors'
+import { cellEnd, DEFAULT_SKIP, findAnchor, gapIsStrong, sameValue, skipGap, startsLineOrCell, TITLE_BEFORE, tokensAfter, WILDCARD, wordsBefore } from '../anchors'
 import { acceptable, applyExtent } from '../extent'
 import type { Span } from '../spans'
 import type { Extent, FieldTemplate, Rule, RuleHandler } from '../types'
@@ -109,6 +109,9 @@ function labelCandidates(doc: Doc, rule: Extract<Rule, { kind: 'label' }>, field
 export function learnLabel(doc: Doc, span: Span, field: FieldTemplate, variable: Span[], extents: Extent[]): Rule | null {
   const before = wordsBefore(doc, span[0], variable)
   if (before.length === 0) return null
+  // A title right before a name (`Ms Ngozi Álvarez`, `Dear Mr …`) changes with the person: no
+  // label ends with it, and the words before it would read the next person's title as the name.
+  if (TITLE_BEFORE.test(doc.text.slice(doc.lineStart[lineOf(doc, span[0])]!, span[0]))) return null
   // The gap between the label (its last word, or the wildcard) and the value holds only separators.
   let gapStart = span[0]
   for (let i = tokenAt(doc, span[0]) - 1; i >= 0; i--) {

@@ -1,5 +1,5 @@
 import { cellBounds, cellsOf, cleanValue, lineOf, lineText, type Doc } from '../../doc'
-import { findAnchor, isConstantWord, isLabelLine, lineHasWords, lineWordsOf, opensLine, sameValue, skipGap, wordsOf } from '../anchors'
+import { findAnchor, HONORIFIC, HONORIFIC_SOURCE, isConstantWord, isLabelLine, lineHasWords, lineWordsOf, opensLine, sameValue, skipGap, wordsOf } from '../anchors'
 import { fitsShape, isDateWord, isStrong } from '../../shapes'
 import { acceptable, applyExtent } from '../extent'
 import type { Span } from '../spans'
@@ -81,8 +81,9 @@ export function landmarkOf(doc: Doc, line: number, variable: Span[]): Landmark |
     words.push(t.norm)
     capitals.push(/^\p{Lu}/u.test(doc.text.slice(t.start, t.end)))
   }
-  // A long sentence of fixed words anchors by its opening ones.
-  if (words.length < 1 || words.every(isDateWord)) return null
+  // A long sentence of fixed words anchors by its opening ones. A title alone (`Miss` before a
+  // name) is the person's, not the template's.
+  if (words.length < 1 || words.every(isDateWord) || (words.length === 1 && HONORIFIC.test(words[0]!))) return null
   const opening = words.slice(0, 5)
   // …unless it opens with a name (two or more capitalised words, then a lower-case one): the words
   // after the name are what other emails share.
@@ -189,8 +190,12 @@ export function alignBlock(
   const m = target.length
   // The value's own line is data: its kind varies with the value (`grace34@example.com` is not
   // `tom.alvarez@example.net`'s kind), so a line holding a value of the field's shape matches it.
-  const same = (i: number, j: number) => sample[i] === target[j] || (i === index && holdsValue(j))
-  const sub = (i: number, j: number) => (same(i, j) ? 0 : 1)
+  // So does a line of words and a number in another order (`Torstraße 51` for `175 Chemin des Écoliers`).
+  const same = (i: number, j: number) => sample[i] === target[j] || (i === index && (holdsValue(j) || sameParts(sample[i]!, target[j]!)))
+  // A line holding the value's shape is better evidence than a kind shared by any line of words:
+  // the value's line taken there outweighs dropping the block's first line (an optional company
+  // above a name). Parts in another order are weaker evidence than the same kind.
+  const sub = (i: number, j: number) => (i === index && holdsValue(j) ? -0.75 : sample[i] === target[j] ? 0 : same(i, j) ? 0.5 : 1)
   // A block's first and last lines (a name, a country) are the least likely to be the optional
   // ones: dropping them costs a little more, so `Name / Company?` loses the company, not the name.
   const del = (i: number) => (i === 0 || i === n - 1 ? 1.5 : 1)
@@ -255,6 +260,16 @@ export function alignBlock(
   return place! >= 0 ? place! : place! <= -2 && sample.length === target.length ? -2 - place! : -1
 }
 
+/**
+ * Two line kinds of words with a number at one end, either end (`175 Chemin des Écoliers`,
+ * `Torstraße 51`, `120 NW 23rd Ave`): a street's line. Not a label's line nor a town's (`Austin,
+ * TX 78701`), nor words around a number (`Halfvolle melk 1 l`), nor a row of several (an item's).
+ */
+function sameParts(a: string, b: string): boolean {
+  const street = (k: string) => /^9a[ax]*$|^a[ax]*9$/.test(k)
+  return street(a) && street(b)
+}
+
 /** Shapes distinctive enough that a whole line of that shape is taken for the value's line. */
 const DISTINCT_SHAPES = new Set(['money', 'date', 'time', 'email', 'url', 'phone'])
 
@@ -267,6 +282,8 @@ function holdsShapedValue(line: string, field: FieldTemplate): boolean {
 function applyLandmark(doc: Doc, rule: Extract<Rule, { kind: 'landmark' }>, field: FieldTemplate): string | null {
   const landmarks = findLandmarks(doc, rule.landmark, rule.prefix, rule.core)
   const ordered = rule.ordinal < landmarks.length ? [landmarks[rule.ordinal]!, ...landmarks] : landmarks
+  // A person's title (`Ms`, `Dr`) in front of the value marks its line, as an email's shape does.
+  const titled = rule.capture?.includes(HONORIFIC_SOURCE) ?? false
   for (const lm of ordered) {
     let line: number
     if (rule.block && (rule.offset > 1 || (rule.blocks ?? 0) > 0)) {
@@ -278,7 +295,7 @@ function applyLandmark(doc: Doc, rule: Extract<Rule, { kind: 'landmark' }>, fiel
         block.map((l) => kindOf(lineText(doc, l))),
         rule.offset - 1,
         (j) => !lineText(doc, block[j]!).includes('\t'),
-        (j) => holdsShapedValue(lineText(doc, block[j]!), field),
+        (j) => holdsShapedValue(lineText(doc, block[j]!), field) || (titled && compiled(rule.capture!).test(lineText(doc, block[j]!))),
       )
       if (at < 0) continue
       line = block[at]!

@@ -1,6 +1,6 @@
 import { cleanValue, lineOf, lineText, normWord, type Doc } from '../../doc'
 import { detectShape, shapeSource } from '../../shapes'
-import { sameValue, tokenIndex } from '../anchors'
+import { HONORIFIC_SOURCE, sameValue, TITLE_BEFORE, tokenIndex } from '../anchors'
 import { acceptable } from '../extent'
 import { spanIndexFrom, type Span } from '../spans'
 import type { FieldTemplate, Rule, RuleHandler } from '../types'
@@ -114,6 +114,9 @@ export function linePattern(doc: Doc, line: number, span: Span, variable: Span[]
     return source ? `(?:${source})` : free(s, e)
   }
   const pieces: Piece[] = [[span[0], span[1], `(${free(span[0], span[1])})`]]
+  // A title right before the value (`Ms Ngozi Álvarez`) is any title: the next person is `Mr`.
+  const title = TITLE_BEFORE.exec(doc.text.slice(ls, span[0]))
+  if (title) pieces.push([ls + title.index, span[0], HONORIFIC_SOURCE])
   for (const [s, e] of optional) {
     const sep = /^\s*[^\p{L}\p{N}\s]+\s*/u.exec(doc.text.slice(s, e))?.[0] ?? ''
     pieces.push([s, e, `(?:${literal(sep)}.+?)?`])
@@ -171,7 +174,11 @@ function moneySource(text: string): string | null {
   const after = tail === '' || (before && /^\p{Lu}{3}$/u.test(tail)) ? '' : symbol(tail)
   if (before === null || after === null || (before === '' && after === '')) return null
   const number = "\\d(?:[\\d.,'\\u00a0\\u202f]|\\s(?=\\d{3}\\b))*"
-  return `(?:${sign}${before}${before ? '\\s?' : ''}${number}${after ? `\\s?${after}` : ''}(?:\\s\\p{Lu}{3})?)`
+  // A currency's sign goes where its own custom puts it (`44.90 €`, `£35.00`): a shop that
+  // takes several currencies writes each its way, so a sign may stand on either side.
+  const sign1 = '[^\\s\\d]{0,3}\\p{Sc}'
+  const body = (before === sign1 && after === '') || (after === sign1 && before === '') ? `(?:${sign1}\\s?${number}|${number}\\s?${sign1})` : `${before}${before ? '\\s?' : ''}${number}${after ? `\\s?${after}` : ''}`
+  return `(?:${sign}${body}(?:\\s\\p{Lu}{3})?)`
 }
 
 /** Fixed text of a line pattern: whitespace of any width, punctuation and words as written. */

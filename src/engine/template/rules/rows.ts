@@ -1,6 +1,6 @@
 import { cellsOf, cleanValue, lineOf, lineText, type Doc } from '../../doc'
 import { CELL_LINE_SEPARATOR } from '../../html-to-text'
-import { cellClass, detectShape, findShapeSpans, fitsShape, hasDigit } from '../../shapes'
+import { cellClass, detectShape, findShapeSpans, fitsShape, hasDigit, isCurrencyCode } from '../../shapes'
 import { squash, wordsOf } from '../anchors'
 import { acceptable, applyExtent, beforeTail } from '../extent'
 import { overlaps, spanAt, type Span } from '../spans'
@@ -419,7 +419,7 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
     while (p < doc.lineEnd[line]! && /[^\S\t]/.test(doc.text[p]!)) p++
     const got = applyExtent(doc, p, rule.extent, field)
     // A word where other rows of a sparse table have an amount (`Included`) is that row's value.
-    value = got ? cleanValue(firstLineOfItem(got, rule.extent)) : spec.sparse ? (cells[rule.cell] ?? '').trim() : ''
+    value = got ? withoutOptions(cleanValue(firstLineOfItem(got, rule.extent)), rule.extent, field) : spec.sparse ? (cells[rule.cell] ?? '').trim() : ''
   } else if (rule.capture) {
     value = cleanValue(compiled(rule.capture).exec(lineText(doc, line))?.[1] ?? '')
   } else {
@@ -472,6 +472,18 @@ function firstLineOfItem(got: { value: string; missed?: boolean }, extent: Exten
   if (first === got.value || extent.kind !== 'tail' || !got.missed) return first
   return beforeTail(first, extent.pattern) ?? first
 }
+
+/**
+ * An item's name cell read whole, less the options its shop writes after the name (`Solidus
+ * T-Shirt Size: XS, Color: Red`): a sample's name without a `Key: value` says nothing of them.
+ */
+function withoutOptions(value: string, extent: Extent, field: FieldTemplate): string {
+  if (extent.kind !== 'cell' || field.shape !== 'text' || field.sampleValue.includes(':')) return value
+  const at = value.search(OPTIONS_TAIL)
+  return at > 0 ? value.slice(0, at) : value
+}
+const OPTION_PAIR = '\\p{Lu}\\p{L}*(?: \\p{Ll}+)?: *[^,;:\\s][^,;:]*?'
+const OPTIONS_TAIL = new RegExp(`\\s+${OPTION_PAIR}(?:[,;] *${OPTION_PAIR})*$`, 'u')
 
 /** A table row a cell wider or narrower than the items' rows, or as wide. */
 function rowOfItemsWidth(doc: Doc, line: number, unit: UnitLine[]): boolean {
@@ -1162,7 +1174,15 @@ function onlyAmounts(text: string): boolean {
 function headerMatches(cells: readonly string[], header: readonly string[]): boolean {
   if (cells.length !== header.length && cells.length !== header.length - 1) return false
   if (cells.length < 2) return false
-  return cells.every((c, i) => wordsOf(c).join(' ') === header[i])
+  return cells.every((c, i) => sameHeaderCell(wordsOf(c), header[i]!))
+}
+
+/** A header cell's words as the sample's; a currency's code may be another (`Price in GBP`). */
+function sameHeaderCell(words: string[], sample: string): boolean {
+  const joined = words.join(' ')
+  if (joined === sample) return true
+  const want = sample.split(' ')
+  return words.length === want.length && words.every((w, k) => w === want[k] || (isCurrencyCode(w) && isCurrencyCode(want[k]!)))
 }
 
 function headerAbove(doc: Doc, lines: number[], first: number, cells: number, variable: Span[]): string[] | null {
