@@ -2931,6 +2931,20 @@ describe("ten more senders from open-source projects' own templates (decision 03
     expect(result!.fields).toEqual({ Item: 'Wool Socks (3 pairs)\nUSB-C Cable (2 m)', Quantity: '1\n1', 'Unit Price': '£35.00\n£950.99' })
   })
 
+  it('reads a free ticket\'s row (`FREE`, a dash for no fee) as an item of a table whose sample rows were all paid', async () => {
+    const order = (rows: Array<[string, number, string, string]>) =>
+      html(`<h3>Order Items</h3><table><tr><th>Ticket</th><th>Qty.</th><th>Price</th><th>Fee</th><th>Total</th></tr>${rows.map(([name, qty, price, fee]) => `<tr><td>${name}</td><td>${qty}</td><td>${price}</td><td>${fee}</td><td>${price}</td></tr>`).join('')}<tr><td></td><td></td><td></td><td>Total</td><td>£99.00</td></tr></table><p>Thank you</p>`)
+    const fields = [
+      { name: 'Ticket', value: 'VIP Pass' },
+      { name: 'Price', value: '$209.99' },
+    ]
+    const [result] = await learnAndRun(order([['VIP Pass', 1, '$209.99', '$2.50'], ['Early Bird', 2, '$95.00', '$1.25']]), fields, [
+      order([['Workshop: Intro to Vue', 2, 'FREE', '-'], ['Standing', 1, '£74.99', '£1.25'], ['Day 1 – Friday', 1, 'FREE', '-']]),
+    ])
+    expect(result!.fields).toEqual({ Ticket: 'Workshop: Intro to Vue\nStanding\nDay 1 – Friday', Price: 'FREE\n£74.99\nFREE' })
+    expect(result!.details.Price!.rule).toMatch(/^rows/)
+  })
+
   it('reads a quoted value to its closing quote when the bracket that ended it in the sample is absent', async () => {
     const created = (who: string) => text(`Hi Chloé,\nThe new ticket (Printer jams) has been created by "${who}".\nGroup: Sales\nState: new`)
     const [result] = await learnAndRun(created('Grace Lindström (Peña Hermanos S.A.)'), [{ name: 'Created By', value: 'Grace Lindström' }], [created('Søren Wójcik')])

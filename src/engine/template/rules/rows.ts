@@ -63,8 +63,9 @@ export function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
         continue
       }
       if (want === 'num' && cellClass(c) !== 'num' && !leadsWithAmount(c)) {
-        // …or, in a sparse table, a word where others have a number (`Included` for a price).
-        if (spec.sparse && WORD_CELL.test(c)) continue
+        // …or, in a sparse table, a word where others have a number (`Included` for a price);
+        // in any table, a word that says there is nothing to pay (`FREE`, a dash for no fee).
+        if ((spec.sparse && WORD_CELL.test(c)) || NOTHING_TO_PAY.test(c)) continue
         return false
       }
     }
@@ -78,6 +79,12 @@ export function unitLineFits(doc: Doc, line: number, spec: UnitLine): boolean {
 
 /** A cell of a word or two and no digit (`Included`, `Free`, `N/A`). */
 const WORD_CELL = /^\p{L}[\p{L} ./'’-]{0,20}$/u
+/**
+ * A price or fee cell that says there is nothing to pay: a free ticket's `FREE`, a dash. Not
+ * `Included`: rows that include a room or a service leave other cells empty too, which only a
+ * sparse table's rows may (a coworking statement's bookings read one row in three with it).
+ */
+const NOTHING_TO_PAY = /^(?:free|gratis|gratuit|gratuito|kostenlos|[-–—])$/iu
 
 /** The row's cells after its name are numbers with an empty one between them (`9.5⇥6⇥⇥⇥40.5`). */
 function isSparseGrid(cells: ReadonlyArray<'empty' | 'num' | 'text'>, first: number): boolean {
@@ -419,7 +426,8 @@ function valueIn(doc: Doc, line: number, rule: RowsRule, field: FieldTemplate): 
     while (p < doc.lineEnd[line]! && /[^\S\t]/.test(doc.text[p]!)) p++
     const got = applyExtent(doc, p, rule.extent, field)
     // A word where other rows of a sparse table have an amount (`Included`) is that row's value.
-    value = got ? withoutOptions(cleanValue(firstLineOfItem(got, rule.extent)), rule.extent, field) : spec.sparse ? (cells[rule.cell] ?? '').trim() : ''
+    const cell = (cells[rule.cell] ?? '').trim()
+    value = got ? withoutOptions(cleanValue(firstLineOfItem(got, rule.extent)), rule.extent, field) : spec.sparse || NOTHING_TO_PAY.test(cell) ? cell : ''
   } else if (rule.capture) {
     value = cleanValue(compiled(rule.capture).exec(lineText(doc, line))?.[1] ?? '')
   } else {
