@@ -128,16 +128,13 @@ class Sink {
 
   /** `<br>`: ends the line even when it is empty, so `<br><br>` leaves a blank line. */
   hardBreak() {
-    if (this.cur !== '' && this.brk > 0) {
-      // The line was ended by a block already (`<div>Hello,</div><div><br></div>`): the break is
-      // a line of its own, an empty one.
-      this.emptyLine()
-    } else if (this.cur !== '') {
-      if (this.brk === 0) this.brk = 1
+    if (this.cur !== '' && this.brk === 0) {
+      this.brk = 1
       this.endLine()
     } else {
-      this.blank = true
-      this.brk = 0
+      // No text on the line, or a line a block ended already (`<div>Hello,</div><div><br></div>`):
+      // the break is a line of its own, an empty one.
+      this.emptyLine()
     }
     this.space = false
   }

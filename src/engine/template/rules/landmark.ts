@@ -191,11 +191,14 @@ export function alignBlock(
   // The value's own line is data: its kind varies with the value (`grace34@example.com` is not
   // `tom.alvarez@example.net`'s kind), so a line holding a value of the field's shape matches it.
   // So does a line of words and a number in another order (`Torstraße 51` for `175 Chemin des Écoliers`).
-  const same = (i: number, j: number) => sample[i] === target[j] || (i === index && (holdsValue(j) || sameParts(sample[i]!, target[j]!)))
+  // Both asked once per target line, not at each step of the alignment.
+  const holds = target.map((_, j) => holdsValue(j))
+  const reordered = target.map((kind) => sameParts(sample[index] ?? '', kind))
+  const same = (i: number, j: number) => sample[i] === target[j] || (i === index && (holds[j]! || reordered[j]!))
   // A line holding the value's shape is better evidence than a kind shared by any line of words:
   // the value's line taken there outweighs dropping the block's first line (an optional company
   // above a name). Parts in another order are weaker evidence than the same kind.
-  const sub = (i: number, j: number) => (i === index && holdsValue(j) ? -0.75 : sample[i] === target[j] ? 0 : same(i, j) ? 0.5 : 1)
+  const sub = (i: number, j: number) => (i === index && holds[j] ? -0.75 : sample[i] === target[j] ? 0 : same(i, j) ? 0.5 : 1)
   // A block's first and last lines (a name, a country) are the least likely to be the optional
   // ones: dropping them costs a little more, so `Name / Company?` loses the company, not the name.
   const del = (i: number) => (i === 0 || i === n - 1 ? 1.5 : 1)

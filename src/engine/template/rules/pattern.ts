@@ -155,6 +155,9 @@ export function linePattern(doc: Doc, line: number, span: Span, variable: Span[]
   return freeCount > 6 ? null : pattern
 }
 
+/** A currency's sign with up to three letters before it (`US$`, `€`), in a pattern. */
+const SIGN_SOURCE = '[^\\s\\d]{0,3}\\p{Sc}'
+
 /**
  * An amount with its currency written apart (`$9.00 USD`, `€ 12,00`, `190,00 EUR`): a symbol or
  * code where the sample had one, the number between, and a code after it that other emails may
@@ -168,7 +171,7 @@ function moneySource(text: string): string | null {
   const tail = text.slice(last + 1).trim()
   const unsigned = lead.replace(/^[-−]/, '')
   const sign = unsigned !== lead ? '[-−]?' : ''
-  const symbol = (part: string) => (/\p{Sc}/u.test(part) ? '[^\\s\\d]{0,3}\\p{Sc}' : /^\p{Lu}{2,4}\.?$/u.test(part) ? '\\p{Lu}{2,4}\\.?' : null)
+  const symbol = (part: string) => (/\p{Sc}/u.test(part) ? SIGN_SOURCE : /^\p{Lu}{2,4}\.?$/u.test(part) ? '\\p{Lu}{2,4}\\.?' : null)
   const before = unsigned === '' ? '' : symbol(unsigned)
   // A code after a symbol (`$9.00 USD`) is the optional code below; after a bare number it is the currency.
   const after = tail === '' || (before && /^\p{Lu}{3}$/u.test(tail)) ? '' : symbol(tail)
@@ -176,8 +179,8 @@ function moneySource(text: string): string | null {
   const number = "\\d(?:[\\d.,'\\u00a0\\u202f]|\\s(?=\\d{3}\\b))*"
   // A currency's sign goes where its own custom puts it (`44.90 €`, `£35.00`): a shop that
   // takes several currencies writes each its way, so a sign may stand on either side.
-  const sign1 = '[^\\s\\d]{0,3}\\p{Sc}'
-  const body = (before === sign1 && after === '') || (after === sign1 && before === '') ? `(?:${sign1}\\s?${number}|${number}\\s?${sign1})` : `${before}${before ? '\\s?' : ''}${number}${after ? `\\s?${after}` : ''}`
+  const eitherSide = (before === SIGN_SOURCE && after === '') || (after === SIGN_SOURCE && before === '')
+  const body = eitherSide ? `(?:${SIGN_SOURCE}\\s?${number}|${number}\\s?${SIGN_SOURCE})` : `${before}${before ? '\\s?' : ''}${number}${after ? `\\s?${after}` : ''}`
   return `(?:${sign}${body}(?:\\s\\p{Lu}{3})?)`
 }
 
